@@ -1,0 +1,18 @@
+/* A message as captured: a list of spans, each either captured bytes or a
+ * hole (bytes that were on the wire but not in the capture). */
+#ifndef NFSSCOPE_MSG_H
+#define NFSSCOPE_MSG_H
+#include <stdint.h>
+
+struct ns_span {
+    const uint8_t *data; /* NULL: a hole of len bytes */
+    uint32_t len;
+};
+
+struct ns_msg {
+    const struct ns_span *spans;
+    uint32_t nspans;
+    uint32_t len; /* total bytes on the wire, holes included */
+};
+
+#endif

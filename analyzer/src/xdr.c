@@ -1,0 +1,159 @@
+#include "xdr.h"
+
+#include <string.h>
+
+void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n)
+{
+    memset(x, 0, sizeof *x);
+    if (n > UINT32_MAX) n = UINT32_MAX;
+    if (!p) n = 0;
+    x->p = p;
+    x->end = p ? p + n : p;
+    x->len = (uint32_t)n;
+}
+
+/* Position the reader at offset off of span i (i == nspans: end of message). */
+static void enter_span(struct xdr *x, uint32_t i, uint32_t start, uint32_t off)
+{
+    x->span = i;
+    x->span_start = start;
+    x->hole_off = 0;
+    if (i < x->msg->nspans && x->msg->spans[i].data) {
+        x->p = x->msg->spans[i].data + off;
+        x->end = x->msg->spans[i].data + x->msg->spans[i].len;
+    } else {
+        x->p = x->end = NULL;
+        if (i < x->msg->nspans) x->hole_off = off;
+    }
+}
+
+void xdr_init(struct xdr *x, const struct ns_msg *m)
+{
+    memset(x, 0, sizeof *x);
+    x->msg = m;
+    x->len = m->len;
+    enter_span(x, 0, 0, 0);
+    /* Skip leading empty spans so the inline fast path sees data at once. */
+    while (x->span < m->nspans && m->spans[x->span].len == 0)
+        enter_span(x, x->span + 1, 0, 0);
+}
+
+void xdr_fail(struct xdr *x, enum xdr_err e)
+{
+    if (!x->err) x->err = (uint8_t)e;
+    x->p = x->end = NULL;
+}
+
+uint32_t xdr_pos(const struct xdr *x)
+{
+    if (!x->msg) return x->len - (uint32_t)(x->end - x->p);
+    if (x->span >= x->msg->nspans) return x->len;
+    const struct ns_span *s = &x->msg->spans[x->span];
+    if (!s->data) return x->span_start + x->hole_off;
+    return x->span_start + (uint32_t)(x->p - s->data);
+}
+
+uint32_t xdr_remaining(const struct xdr *x)
+{
+    if (x->err) return 0;
+    return x->len - xdr_pos(x);
+}
+
+/* Move forward n bytes; if out is non-NULL copy them, failing in a hole. */
+static void advance(struct xdr *x, uint8_t *out, uint32_t n)
+{
+    if (x->err) return;
+    if (!x->msg) {
+        if ((size_t)(x->end - x->p) < n) { xdr_fail(x, XDR_ERR_SHORT); return; }
+        if (out && n) memcpy(out, x->p, n);
+        x->p += n;
+        return;
+    }
+    uint32_t pos = xdr_pos(x);
+    if (n > x->len - pos) { xdr_fail(x, XDR_ERR_SHORT); return; }
+    while (n > 0 && x->span < x->msg->nspans) {
+        const struct ns_span *s = &x->msg->spans[x->span];
+        uint32_t in_span = pos - x->span_start;
+        uint32_t avail = s->len - in_span;
+        uint32_t take = n < avail ? n : avail;
+        if (out && take) {
+            if (!s->data) { xdr_fail(x, XDR_ERR_TRUNC); return; }
+            memcpy(out, s->data + in_span, take);
+            out += take;
+        }
+        n -= take;
+        pos += take;
+        if (take == avail)
+            enter_span(x, x->span + 1, x->span_start + s->len, 0);
+        else
+            enter_span(x, x->span, x->span_start, in_span + take);
+    }
+}
+
+void xdr_read_slow(struct xdr *x, uint8_t *out, uint32_t n)
+{
+    memset(out, 0, n);
+    advance(x, out, n);
+    if (x->err) memset(out, 0, n);
+}
+
+bool xdr_bool(struct xdr *x)
+{
+    uint32_t v = xdr_u32(x);
+    if (v > 1) xdr_fail(x, XDR_ERR_BAD);
+    return v == 1;
+}
+
+void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n)
+{
+    if (x->p && (size_t)(x->end - x->p) >= n) {
+        memcpy(out, x->p, n);
+        x->p += n;
+        return;
+    }
+    xdr_read_slow(x, out, n);
+}
+
+static uint32_t pad4(uint32_t n) { return (4 - (n & 3)) & 3; }
+
+void xdr_skip(struct xdr *x, uint32_t n)
+{
+    if (x->p && (size_t)(x->end - x->p) > n) { /* stay inside the span */
+        x->p += n;
+        return;
+    }
+    advance(x, NULL, n);
+}
+
+void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n)
+{
+    xdr_bytes(x, out, n);
+    xdr_skip(x, pad4(n));
+}
+
+uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
+{
+    uint32_t len = xdr_u32(x);
+    if (x->err) return 0;
+    if (len > max || len > xdr_remaining(x)) {
+        xdr_fail(x, XDR_ERR_BAD);
+        return 0;
+    }
+    uint32_t copy = len < outcap ? len : outcap;
+    if (copy) xdr_bytes(x, out, copy);
+    xdr_skip(x, len - copy);
+    xdr_skip(x, pad4(len));
+    return x->err ? 0 : len;
+}
+
+uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
+{
+    uint32_t n = xdr_u32(x);
+    if (x->err) return 0;
+    if (min_item_bytes == 0) min_item_bytes = 1;
+    if ((uint64_t)n * min_item_bytes > xdr_remaining(x)) {
+        xdr_fail(x, XDR_ERR_BAD);
+        return 0;
+    }
+    return n;
+}

@@ -1,0 +1,86 @@
+/* The one bounded reader every decoder uses (RFC 4506 XDR, big-endian).
+ *
+ * Contract: no function ever reads outside the message. A read past the end
+ * of the message sets XDR_ERR_SHORT; a read of bytes that fall in a hole (not
+ * captured) sets XDR_ERR_TRUNC; a decoder that finds an impossible value calls
+ * xdr_fail(x, XDR_ERR_BAD). The first error sticks: every later read returns 0
+ * and moves nothing, so a decoder checks xdr_ok() once per structure.
+ * Skipping (xdr_skip, xdr_skip_opaque) may cross holes without error. */
+#ifndef NFSSCOPE_XDR_H
+#define NFSSCOPE_XDR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "nfsscope/msg.h"
+
+enum xdr_err {
+    XDR_OK = 0,
+    XDR_ERR_SHORT = 1, /* message ended: invalid */
+    XDR_ERR_TRUNC = 2, /* bytes not captured: a property of the capture */
+    XDR_ERR_BAD = 3,   /* a value that cannot be (count too big, bad enum) */
+};
+
+struct xdr {
+    const uint8_t *p, *end;   /* captured bytes of the current span */
+    const struct ns_msg *msg; /* NULL for a plain memory buffer */
+    uint32_t span;            /* index of the current span */
+    uint32_t span_start;      /* message offset of the current span */
+    uint32_t hole_off;        /* offset inside the current span when it is a hole */
+    uint32_t len;             /* message length */
+    uint8_t err;
+};
+
+/* Read a message made of spans. */
+void xdr_init(struct xdr *x, const struct ns_msg *m);
+/* Read a plain buffer of n captured bytes. */
+void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n);
+
+static inline bool xdr_ok(const struct xdr *x) { return x->err == XDR_OK; }
+void xdr_fail(struct xdr *x, enum xdr_err e);
+
+/* Offset of the next byte in the message; bytes left (holes included). */
+uint32_t xdr_pos(const struct xdr *x);
+uint32_t xdr_remaining(const struct xdr *x);
+
+/* Slow path of the reads below; not for direct use. */
+void xdr_read_slow(struct xdr *x, uint8_t *out, uint32_t n);
+
+static inline uint32_t xdr_u32(struct xdr *x)
+{
+    if ((size_t)(x->end - x->p) >= 4) {
+        const uint8_t *q = x->p;
+        x->p += 4;
+        return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+    }
+    uint8_t b[4];
+    xdr_read_slow(x, b, 4);
+    if (x->err) return 0;
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+static inline int32_t xdr_i32(struct xdr *x) { return (int32_t)xdr_u32(x); }
+static inline uint64_t xdr_u64(struct xdr *x)
+{
+    uint64_t hi = xdr_u32(x);
+    return hi << 32 | xdr_u32(x);
+}
+/* A bool is 0 or 1 on the wire; anything else is XDR_ERR_BAD. */
+bool xdr_bool(struct xdr *x);
+
+/* Copy n bytes (no padding) into out. On error out is zero-filled. */
+void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n);
+/* Fixed-length opaque: n bytes then padding to 4. */
+void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n);
+/* Skip n bytes (no padding); may cross holes. */
+void xdr_skip(struct xdr *x, uint32_t n);
+/* Variable opaque/string: read the length, refuse (XDR_ERR_BAD) a length over
+ * max or over what remains, copy min(len, outcap) bytes into out (out may be
+ * NULL when outcap is 0), skip the rest and the padding. Copying bytes inside a
+ * hole sets XDR_ERR_TRUNC; skipping them does not. Returns the wire length. */
+uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max);
+/* Skip a variable opaque of at most max bytes; returns its length. */
+static inline uint32_t xdr_skip_opaque(struct xdr *x, uint32_t max) { return xdr_opaque(x, NULL, 0, max); }
+/* Array count: refuse (XDR_ERR_BAD, returns 0) a count whose items, at least
+ * min_item_bytes each, cannot fit in what remains. Use before any loop. */
+uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes);
+
+#endif
