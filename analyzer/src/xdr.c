@@ -18,12 +18,20 @@ static void enter_span(struct xdr *x, uint32_t i, uint32_t start, uint32_t off)
     x->span = i;
     x->span_start = start;
     x->hole_off = 0;
-    if (i < x->msg->nspans && x->msg->spans[i].data) {
-        x->p = x->msg->spans[i].data + off;
-        x->end = x->msg->spans[i].data + x->msg->spans[i].len;
-    } else {
+    if (i < x->msg->nspans && !x->msg->spans[i].data) {
         x->p = x->end = NULL;
-        if (i < x->msg->nspans) x->hole_off = off;
+        x->hole_off = off;
+        return;
+    }
+    if (i < x->msg->nspans && x->msg->spans[i].data && start < x->len) {
+        /* A sub-reader's limit may end inside a span: clamp the fast path. */
+        uint32_t vis = x->msg->spans[i].len;
+        if (vis > x->len - start) vis = x->len - start;
+        x->p = x->msg->spans[i].data + off;
+        x->end = x->msg->spans[i].data + vis;
+    } else {
+        x->p = x->end = NULL; /* end of message, or beyond a sub-reader's limit */
+        x->hole_off = off;
     }
 }
 
@@ -49,7 +57,7 @@ uint32_t xdr_pos(const struct xdr *x)
     if (!x->msg) return x->len - (uint32_t)(x->end - x->p);
     if (x->span >= x->msg->nspans) return x->len;
     const struct ns_span *s = &x->msg->spans[x->span];
-    if (!s->data) return x->span_start + x->hole_off;
+    if (!s->data || !x->p) return x->span_start + x->hole_off;
     return x->span_start + (uint32_t)(x->p - s->data);
 }
 
@@ -156,4 +164,50 @@ uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
         return 0;
     }
     return n;
+}
+
+uint8_t xdr_u8(struct xdr *x)
+{
+    uint8_t b = 0;
+    xdr_bytes(x, &b, 1);
+    return b;
+}
+
+uint16_t xdr_u16(struct xdr *x)
+{
+    uint8_t b[2];
+    xdr_bytes(x, b, 2);
+    return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+uint32_t xdr_u32_le(struct xdr *x)
+{
+    uint8_t b[4];
+    xdr_bytes(x, b, 4);
+    return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+void xdr_sub(struct xdr *x, uint32_t n, struct xdr *sub)
+{
+    if (n > xdr_remaining(x)) {
+        xdr_fail(x, XDR_ERR_SHORT);
+        *sub = *x;
+        return;
+    }
+    *sub = *x;
+    if (!x->msg) {
+        sub->end = sub->p + n;
+        sub->len = n;
+        return;
+    }
+    sub->len = xdr_pos(x) + n;
+    if (sub->p && (size_t)(sub->end - sub->p) > n) sub->end = sub->p + n;
+}
+
+const uint8_t *xdr_peek_contig(struct xdr *x, uint32_t n)
+{
+    if (x->err || !x->p || (size_t)(x->end - x->p) < n) return NULL;
+    const uint8_t *q = x->p;
+    x->p += n;
+    return q;
 }

@@ -63,6 +63,17 @@ static inline uint64_t xdr_u64(struct xdr *x)
     uint64_t hi = xdr_u32(x);
     return hi << 32 | xdr_u32(x);
 }
+/* Byte-level reads for link/IP/transport headers (big-endian unless _le). */
+uint8_t xdr_u8(struct xdr *x);
+uint16_t xdr_u16(struct xdr *x);
+uint32_t xdr_u32_le(struct xdr *x);
+/* Make sub a reader of the next n bytes of x (x does not move). Fails x with
+ * XDR_ERR_SHORT if fewer than n bytes remain. */
+void xdr_sub(struct xdr *x, uint32_t n, struct xdr *sub);
+/* Pointer to the next n captured contiguous bytes, advancing past them, or
+ * NULL (reader unchanged) when they are not contiguous and captured. */
+const uint8_t *xdr_peek_contig(struct xdr *x, uint32_t n);
+
 /* A bool is 0 or 1 on the wire; anything else is XDR_ERR_BAD. */
 bool xdr_bool(struct xdr *x);
 

@@ -130,8 +130,41 @@ static void test_every_split(void)
     }
 }
 
+/* A sub-reader stops at its limit, also in the middle of a span. */
+static void test_sub(void)
+{
+    const uint8_t a[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3};
+    struct ns_span sp[2] = {{a, 6}, {a + 6, 6}};
+    struct ns_msg m = {sp, 2, 12};
+    struct xdr x, s;
+    xdr_init(&x, &m);
+    xdr_u32(&x);
+    xdr_sub(&x, 4, &s);
+    CHECK_EQ_U(xdr_u32(&s), 2);
+    CHECK_EQ_U(xdr_remaining(&s), 0);
+    xdr_u32(&s);
+    CHECK_EQ_U(s.err, XDR_ERR_SHORT);
+    CHECK_EQ_U(xdr_u32(&x), 2); /* parent did not move */
+    xdr_init(&x, &m);
+    xdr_sub(&x, 2, &s);
+    xdr_u32(&s);
+    CHECK_EQ_U(s.err, XDR_ERR_SHORT);
+    xdr_init_mem(&x, a, sizeof a);
+    xdr_sub(&x, 8, &s);
+    CHECK_EQ_U(xdr_u64(&s), 0x100000002ULL);
+    CHECK_EQ_U(xdr_u8(&s), 0);
+    CHECK_EQ_U(s.err, XDR_ERR_SHORT);
+    xdr_sub(&x, 13, &s);
+    CHECK_EQ_U(x.err, XDR_ERR_SHORT);
+    const uint8_t le[] = {2, 0, 0, 0, 0x12, 0x34};
+    xdr_init_mem(&x, le, sizeof le);
+    CHECK_EQ_U(xdr_u32_le(&x), 2);
+    CHECK_EQ_U(xdr_u16(&x), 0x1234);
+}
+
 int main(void)
 {
+    test_sub();
     test_mem();
     test_opaque_limits();
     test_spans();

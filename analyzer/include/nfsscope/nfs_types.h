@@ -171,12 +171,21 @@ struct nfs3_call {
     char name[NS_NAME_MAX];
     struct nfs_io_args io;     /* READ, WRITE, COMMIT */
     bool walk_complete;
+    uint32_t name_wire_len;    /* name length as sent (name_len < this: cut) */
 };
 
 struct nfs3_reply {
     uint32_t status;
     struct nfs_io_res io;      /* READ, WRITE, COMMIT */
     bool walk_complete;
+    /* LOOKUP, and CREATE/MKDIR/SYMLINK/MKNOD when the server returned one:
+     * the object's file handle, bytes kept (0 = none). */
+    uint8_t obj_fh_len;
+    uint8_t obj_fh[64];
+    uint32_t dir_entries;      /* READDIR, READDIRPLUS: entries in this reply */
+    bool dir_eof;              /* READDIR, READDIRPLUS: eof flag */
+    bool has_verf;             /* WRITE, COMMIT (NFS3_OK): write verifier */
+    uint8_t verf[8];
 };
 
 #endif

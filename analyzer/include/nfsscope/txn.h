@@ -1,0 +1,63 @@
+/* One RPC transaction: a call and its reply (either may be missing). */
+#ifndef NFSSCOPE_TXN_H
+#define NFSSCOPE_TXN_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nfsscope/nfs_types.h"
+
+enum ns_txn_kind {
+    NS_TXN_OTHER = 0, /* an RPC program we only name */
+    NS_TXN_NFS3,
+    NS_TXN_NFS4,      /* COMPOUND (and NULL) of program 100003 version 4 */
+    NS_TXN_NFS4_CB,   /* CB_COMPOUND / CB_NULL on the backchannel */
+    NS_TXN_MOUNT,
+};
+
+enum ns_reply_stat { NS_REPLY_NONE = 0, NS_REPLY_ACCEPTED, NS_REPLY_DENIED };
+
+/* RPC accept_stat (RFC 5531) when accepted; reject_stat when denied. */
+enum ns_rpc_status {
+    NS_RPC_SUCCESS = 0, NS_RPC_PROG_UNAVAIL = 1, NS_RPC_PROG_MISMATCH = 2,
+    NS_RPC_PROC_UNAVAIL = 3, NS_RPC_GARBAGE_ARGS = 4, NS_RPC_SYSTEM_ERR = 5,
+    NS_RPC_RPC_MISMATCH = 100, NS_RPC_AUTH_ERROR = 101,
+};
+
+enum ns_gss_service { NS_GSS_NONE_SET = 0, NS_GSS_SVC_NONE = 1, NS_GSS_SVC_INTEGRITY = 2, NS_GSS_SVC_PRIVACY = 3 };
+
+struct ns_txn {
+    uint64_t call_frame;    /* 1-based; 0 = call not seen */
+    uint64_t reply_frame;   /* 0 = no reply */
+    int64_t call_ts_ns;     /* packet time of the first transmission */
+    int64_t last_send_ts_ns;
+    int64_t reply_ts_ns;
+    uint32_t conn_id;       /* 1-based connection id (c1 = 1) */
+    uint32_t xid, prog, vers, proc;
+    uint32_t auth_flavor;
+    uint8_t gss_service;    /* enum ns_gss_service (RPCSEC_GSS data calls) */
+    uint8_t gss_proc;       /* RPCSEC_GSS control procedure (0 = DATA) */
+    uint8_t kind;           /* enum ns_txn_kind */
+    uint8_t reply_stat;     /* enum ns_reply_stat */
+    uint32_t rpc_status;    /* enum ns_rpc_status, valid with a reply */
+    bool backchannel;       /* call sent by the server side */
+    bool call_truncated;    /* decoder hit bytes that were not captured */
+    bool reply_truncated;
+    bool call_undecoded;    /* arguments not walked to their end (invalid, unknown op, encrypted) */
+    bool reply_undecoded;
+    bool has_status;
+    uint32_t status;        /* NFS status (nfsstat3/nfsstat4) or MOUNT status */
+    uint32_t call_bytes, reply_bytes; /* RPC message length on the wire */
+    uint16_t sends;         /* transmissions of the call */
+    uint16_t dup_replies;
+    union {
+        struct { struct nfs4_call call; struct nfs4_reply reply; } v4;
+        struct { struct nfs3_call call; struct nfs3_reply reply; } v3;
+    } u;
+};
+
+static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
+{
+    return (t->call_frame && t->reply_frame) ? t->reply_ts_ns - t->call_ts_ns : -1;
+}
+
+#endif
