@@ -76,6 +76,20 @@ struct nfs4_setup_args {
     uint8_t destroy_session_id[NS_SESSIONID_LEN];
     uint64_t destroy_clientid;
     bool reclaim_one_fs;
+    /* NFSv4.0 client setup (RFC 7530 s.16.33, s.16.34). */
+    struct {
+        uint8_t verifier[8];
+        uint8_t owner_len;       /* bytes kept of the nfs_client_id4 id */
+        uint32_t owner_wire_len;
+        uint8_t owner[NS_OWNER_MAX];
+        uint32_t cb_program;
+        uint32_t callback_ident;
+    } setclientid;
+    bool has_setclientid_confirm;
+    struct {
+        uint64_t clientid;
+        uint8_t verifier[8];
+    } setclientid_confirm;
 };
 
 /* Data-moving operations: the first READ / READ_PLUS / WRITE of a COMPOUND
@@ -103,6 +117,7 @@ struct nfs4_call {
     uint32_t stopped_at_op; /* the opcode where the walk stopped, if not complete */
     bool has_seq;           /* first op is SEQUENCE (CB_SEQUENCE for callbacks) */
     struct nfs4_seq_args seq;
+    uint32_t nops_walked;   /* operations decoded to their end (recorded or not) */
     struct nfs4_setup_args setup;
     struct nfs_io_args io;
 };
@@ -131,6 +146,11 @@ struct nfs4_setup_res {
         uint32_t dir;
         bool use_rdma;
     } bind_conn;
+    bool has_setclientid;      /* NFSv4.0 SETCLIENTID, NFS4_OK */
+    struct {
+        uint64_t clientid;
+        uint8_t confirm[8];    /* setclientid_confirm verifier */
+    } setclientid;
 };
 
 struct nfs_io_res {
@@ -157,6 +177,7 @@ struct nfs4_reply {
     uint32_t stopped_at_op;
     bool has_seq;           /* first result is an NFS4_OK SEQUENCE/CB_SEQUENCE */
     struct nfs4_seq_res seq;
+    uint32_t nres_walked;   /* results decoded to their end (recorded or not) */
     struct nfs4_setup_res setup;
     struct nfs_io_res io;
 };
