@@ -38,7 +38,7 @@ struct ns_conn {
 /* Latency summary, microseconds. Percentiles come from a log histogram with
  * 1/64-octave buckets (relative error about 1%); mean and max are exact. */
 #define NS_LAT_SUB 64
-#define NS_LAT_BUCKETS (41 * NS_LAT_SUB)
+#define NS_LAT_BUCKETS (42 * NS_LAT_SUB)
 struct ns_latency {
     uint64_t count;
     uint64_t sum_ns;
@@ -50,17 +50,19 @@ uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p);
 /* Operation key: for NFSv4 the opcode (COMPOUND ops), callback opcodes +1000,
  * NFSv3 procedures +2000, NFSv4 procedures NULL/COMPOUND themselves are not
  * ops. See ns_op_key_name(). */
-#define NS_OPKEY_V4(op) (op)
-#define NS_OPKEY_CB(op) (1000 + (op))
-#define NS_OPKEY_V3(proc) (2000 + (proc))
+#define NS_OPKEY_V4(op) ((uint32_t)(op) < 999u ? (uint32_t)(op) : 999u) /* 999: ILLEGAL and beyond */
+#define NS_OPKEY_CB(op) (1000u + (uint32_t)(op))
+#define NS_OPKEY_V3(proc) (2000u + (uint32_t)(proc))
 #define NS_OPKEY_V4NULL 3000
 #define NS_OPKEY_CBNULL 3001
 #define NS_OPKEY_MAX 3002
 const char *ns_op_key_name(uint32_t key);
 
 struct ns_op_stats {
-    uint64_t calls;             /* operations sent */
-    uint64_t errors;            /* results with a status other than OK */
+    uint64_t count;             /* RPCs whose main operation (or procedure) this is */
+    uint64_t in_compounds;      /* occurrences inside NFSv4 COMPOUNDs */
+    uint64_t errors;            /* replies with a status other than OK */
+    uint64_t replies;
     struct ns_latency latency;  /* of the RPC that carried the op */
 };
 

@@ -1,0 +1,219 @@
+#include "flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL 0u /* indexes are stored +1 so that 0 means none */
+
+struct flow_table {
+    struct memcap *mc;
+    flow_evict_fn on_evict;
+    void *ctx;
+    struct flow *pool;      /* pool[i - 1] for index i */
+    uint32_t pool_cap, pool_used;
+    uint32_t free_head;     /* chain through hnext */
+    uint32_t *bucket;
+    uint32_t nbuckets;      /* power of two */
+    uint32_t count;
+    uint32_t lru_head, lru_tail;
+    uint64_t evictions;
+};
+
+static uint64_t hash_key(const struct flow_key *k)
+{
+    /* FNV-1a over the key bytes; fast enough and order-independent of memory layout. */
+    const uint8_t *p = (const uint8_t *)k;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof *k; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+struct flow_table *flow_table_new(struct memcap *mc, flow_evict_fn on_evict, void *ctx)
+{
+    struct flow_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->mc = mc;
+    t->on_evict = on_evict;
+    t->ctx = ctx;
+    t->nbuckets = 1024;
+    t->bucket = calloc(t->nbuckets, sizeof *t->bucket);
+    if (!t->bucket || !memcap_take(mc, MEM_FLOWS, t->nbuckets * sizeof *t->bucket)) {
+        free(t->bucket);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void flow_table_free(struct flow_table *t)
+{
+    if (!t) return;
+    free(t->pool);
+    free(t->bucket);
+    free(t);
+}
+
+void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src, uint16_t sport,
+                   const struct ns_addr *dst, uint16_t dport, int *side)
+{
+    memset(k, 0, sizeof *k);
+    k->proto = proto;
+    k->family = src->family;
+    int c = memcmp(src->a, dst->a, 16);
+    bool src_first = c < 0 || (c == 0 && sport <= dport);
+    int a = src_first ? 0 : 1;
+    memcpy(k->addr[a], src->a, 16);
+    k->port[a] = sport;
+    memcpy(k->addr[a ^ 1], dst->a, 16);
+    k->port[a ^ 1] = dport;
+    *side = a;
+}
+
+void flow_endpoint(const struct flow_key *k, int side, struct ns_endpoint *e)
+{
+    memset(e, 0, sizeof *e);
+    e->addr.family = k->family;
+    memcpy(e->addr.a, k->addr[side], 16);
+    e->port = k->port[side];
+}
+
+static inline struct flow *at(struct flow_table *t, uint32_t i) { return &t->pool[i - 1]; }
+
+static void lru_unlink(struct flow_table *t, uint32_t i)
+{
+    struct flow *f = at(t, i);
+    if (f->lru_prev) at(t, f->lru_prev)->lru_next = f->lru_next; else t->lru_head = f->lru_next;
+    if (f->lru_next) at(t, f->lru_next)->lru_prev = f->lru_prev; else t->lru_tail = f->lru_prev;
+    f->lru_prev = f->lru_next = NIL;
+}
+
+static void lru_append(struct flow_table *t, uint32_t i)
+{
+    struct flow *f = at(t, i);
+    f->lru_prev = t->lru_tail;
+    f->lru_next = NIL;
+    if (t->lru_tail) at(t, t->lru_tail)->lru_next = i; else t->lru_head = i;
+    t->lru_tail = i;
+}
+
+static void unhash(struct flow_table *t, uint32_t i)
+{
+    struct flow *f = at(t, i);
+    uint32_t *pp = &t->bucket[hash_key(&f->key) & (t->nbuckets - 1)];
+    while (*pp && *pp != i) pp = &at(t, *pp)->hnext;
+    if (*pp) *pp = f->hnext;
+}
+
+static void release(struct flow_table *t, uint32_t i)
+{
+    unhash(t, i);
+    lru_unlink(t, i);
+    struct flow *f = at(t, i);
+    f->in_use = false;
+    f->hnext = t->free_head;
+    t->free_head = i;
+    t->count--;
+}
+
+void flow_remove(struct flow_table *t, struct flow *f)
+{
+    release(t, (uint32_t)(f - t->pool) + 1);
+}
+
+/* Evict one flow: the oldest closed flow among the first few, else the oldest. */
+static bool evict_one(struct flow_table *t)
+{
+    uint32_t victim = t->lru_head, i = t->lru_head;
+    for (int n = 0; i && n < 8; n++, i = at(t, i)->lru_next)
+        if (at(t, i)->closed) { victim = i; break; }
+    if (!victim) return false;
+    t->on_evict(t->ctx, at(t, victim));
+    release(t, victim);
+    t->evictions++;
+    return true;
+}
+
+static void rehash(struct flow_table *t)
+{
+    uint32_t nb = t->nbuckets * 2;
+    uint32_t *b = NULL;
+    if (memcap_take(t->mc, MEM_FLOWS, (size_t)nb * sizeof *b)) {
+        b = calloc(nb, sizeof *b);
+        if (!b) memcap_give(t->mc, MEM_FLOWS, (size_t)nb * sizeof *b);
+    }
+    if (!b) return; /* keep the longer chains */
+    for (uint32_t i = 1; i <= t->pool_used; i++) {
+        struct flow *f = at(t, i);
+        if (!f->in_use) continue;
+        uint32_t h = hash_key(&f->key) & (nb - 1);
+        f->hnext = b[h];
+        b[h] = i;
+    }
+    free(t->bucket);
+    memcap_give(t->mc, MEM_FLOWS, (size_t)t->nbuckets * sizeof *b);
+    t->bucket = b;
+    t->nbuckets = nb;
+}
+
+static uint32_t alloc_slot(struct flow_table *t)
+{
+    if (t->free_head) {
+        uint32_t i = t->free_head;
+        t->free_head = at(t, i)->hnext;
+        return i;
+    }
+    if (t->pool_used == t->pool_cap) {
+        uint32_t ncap = t->pool_cap ? t->pool_cap * 2 : 256;
+        size_t grow = (size_t)(ncap - t->pool_cap) * sizeof(struct flow);
+        if (!memcap_take(t->mc, MEM_FLOWS, grow)) return NIL;
+        struct flow *np = realloc(t->pool, (size_t)ncap * sizeof *np);
+        if (!np) { memcap_give(t->mc, MEM_FLOWS, grow); return NIL; }
+        t->pool = np;
+        t->pool_cap = ncap;
+    }
+    return ++t->pool_used;
+}
+
+struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created)
+{
+    *created = false;
+    uint32_t h = hash_key(k) & (t->nbuckets - 1);
+    for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
+        struct flow *f = at(t, i);
+        if (memcmp(&f->key, k, sizeof *k) == 0) {
+            f->last_ts = ts;
+            if (t->lru_tail != i) { lru_unlink(t, i); lru_append(t, i); }
+            return f;
+        }
+    }
+    uint32_t i = alloc_slot(t);
+    if (i == NIL) {
+        if (!evict_one(t)) return NULL;
+        i = alloc_slot(t);
+        if (i == NIL) return NULL;
+    }
+    if (t->count + 1 > t->nbuckets * 2) {
+        rehash(t);
+        h = hash_key(k) & (t->nbuckets - 1);
+    }
+    struct flow *f = at(t, i);
+    memset(f, 0, sizeof *f);
+    f->key = *k;
+    f->in_use = true;
+    f->server = -1;
+    f->last_ts = ts;
+    f->hnext = t->bucket[h];
+    t->bucket[h] = i;
+    lru_append(t, i);
+    t->count++;
+    *created = true;
+    return f;
+}
+
+void flow_foreach(struct flow_table *t, void (*fn)(void *ctx, struct flow *f), void *ctx)
+{
+    for (uint32_t i = t->lru_head; i; i = at(t, i)->lru_next) fn(ctx, at(t, i));
+}
+
+uint64_t flow_evictions(const struct flow_table *t) { return t->evictions; }
+uint32_t flow_count(const struct flow_table *t) { return t->count; }

@@ -1,0 +1,55 @@
+/* Flow table: transport 5-tuple -> flow, with a capped pool, LRU eviction
+ * (closed flows first) and stable connection ids for flows that carry RPC. */
+#ifndef NFSSCOPE_FLOW_H
+#define NFSSCOPE_FLOW_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "memcap.h"
+#include "nfsscope/stats.h"
+#include "rpc_record.h"
+#include "tcp_reasm.h"
+
+struct flow_key {
+    uint8_t proto, family;
+    uint16_t port[2];       /* side 0 is the lower (addr, port) */
+    uint8_t addr[2][16];
+};
+
+enum flow_rpc { FLOW_RPC_UNKNOWN = 0, FLOW_RPC_YES, FLOW_RPC_NO };
+
+struct flow {
+    struct flow_key key;
+    uint32_t hnext;         /* hash chain (index + 1; 0 = end) */
+    uint32_t lru_prev, lru_next;
+    uint32_t conn_id;       /* 0 until the flow carries RPC */
+    int8_t server;          /* side index of the server, -1 unknown */
+    uint8_t rpc;            /* enum flow_rpc */
+    bool in_use, closed, mid_stream;
+    uint16_t probe_tries;   /* chunks looked at without finding RPC */
+    int64_t last_ts;
+    struct tcp_dir tcp[2];  /* indexed by sending side */
+    struct rec_dir rec[2];
+};
+
+struct flow_table;
+
+typedef void (*flow_evict_fn)(void *ctx, struct flow *f);
+
+struct flow_table *flow_table_new(struct memcap *mc, flow_evict_fn on_evict, void *ctx);
+void flow_table_free(struct flow_table *t);
+/* Build the canonical key; *side is the index of the sender (0 or 1). */
+void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src, uint16_t sport,
+                   const struct ns_addr *dst, uint16_t dport, int *side);
+/* Find or create; NULL only if no flow can be made room for. *created tells. */
+struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created);
+/* Drop a flow now (after the caller released its buffers). */
+void flow_remove(struct flow_table *t, struct flow *f);
+/* Visit every flow (end of input). */
+void flow_foreach(struct flow_table *t, void (*fn)(void *ctx, struct flow *f), void *ctx);
+uint64_t flow_evictions(const struct flow_table *t);
+uint32_t flow_count(const struct flow_table *t);
+/* Endpoint of one side of a key. */
+void flow_endpoint(const struct flow_key *k, int side, struct ns_endpoint *e);
+
+#endif

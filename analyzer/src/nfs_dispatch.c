@@ -1,0 +1,144 @@
+#include "nfs_dispatch.h"
+
+#include "mount_decode.h"
+#include "nfs3_decode.h"
+#include "nfs4_decode.h"
+#include "stats_int.h"
+
+#define PROG_NFS 100003
+#define PROG_MOUNT 100005
+
+static void note_result(int rc, const struct xdr *x, bool *truncated, bool *undecoded, struct ns_stats *st)
+{
+    if (rc == 0) return;
+    if (x->err == XDR_ERR_TRUNC) {
+        *truncated = true;
+        st->decode_truncated++;
+    } else {
+        *undecoded = true;
+        if (rc == -1) st->nfs4_unknown_ops++;
+        else st->decode_invalid++;
+    }
+}
+
+void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
+{
+    int rc = 0;
+    if (t->backchannel) {
+        t->kind = NS_TXN_NFS4_CB;
+        if (t->proc == 1) rc = nfs4_decode_cb_compound_call(x, &t->u.v4.call);
+    } else if (t->prog == PROG_NFS && t->vers == 3) {
+        t->kind = NS_TXN_NFS3;
+        rc = nfs3_decode_call(x, t->proc, &t->u.v3.call);
+        st->nfs_versions |= NS_VERS_BIT(3, 0);
+    } else if (t->prog == PROG_NFS && t->vers == 4) {
+        t->kind = NS_TXN_NFS4;
+        if (t->proc == 1) {
+            rc = nfs4_decode_compound_call(x, &t->u.v4.call);
+            if (rc == 0 || t->u.v4.call.nops_wire || xdr_ok(x))
+                st->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
+        }
+    } else if (t->prog == PROG_NFS && t->vers == 2) {
+        st->nfs_versions |= NS_VERS_BIT(2, 0);
+    } else if (t->prog == PROG_MOUNT) {
+        t->kind = NS_TXN_MOUNT;
+        struct mount3_call mc;
+        rc = mount3_decode_call(x, t->proc, &mc);
+    }
+    note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
+    if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {
+        const struct nfs4_call *c = &t->u.v4.call;
+        for (uint16_t i = 0; i < c->nops; i++) {
+            struct ns_op_stats *o = stats_op(st, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(c->op[i]) : NS_OPKEY_CB(c->op[i]));
+            if (o) o->in_compounds++;
+        }
+    }
+}
+
+/* Peek at the first word of the results: the status of every NFS reply. */
+static bool peek_status(struct xdr *x, uint32_t *status)
+{
+    struct xdr y = *x;
+    *status = xdr_u32(&y);
+    return xdr_ok(&y);
+}
+
+void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
+{
+    int rc = 0;
+    switch (t->kind) {
+    case NS_TXN_NFS3:
+        if (t->proc != 0) t->has_status = peek_status(x, &t->status);
+        rc = nfs3_decode_reply(x, t->proc, &t->u.v3.reply);
+        break;
+    case NS_TXN_NFS4:
+        if (t->proc == 1) {
+            t->has_status = peek_status(x, &t->status);
+            rc = nfs4_decode_compound_reply(x, &t->u.v4.reply);
+        }
+        break;
+    case NS_TXN_NFS4_CB:
+        if (t->proc == 1) {
+            t->has_status = peek_status(x, &t->status);
+            rc = nfs4_decode_cb_compound_reply(x, &t->u.v4.reply);
+        }
+        break;
+    case NS_TXN_MOUNT: {
+        struct mount3_reply mr;
+        if (t->proc == 1) t->has_status = peek_status(x, &t->status);
+        rc = mount3_decode_reply(x, t->proc, &mr);
+        break;
+    }
+    default:
+        break;
+    }
+    note_result(rc, x, &t->reply_truncated, &t->reply_undecoded, st);
+}
+
+/* The operation a COMPOUND is about: the first that is not bookkeeping
+ * (SEQUENCE, PUTFH and friends, GETFH, SAVEFH/RESTOREFH, GETATTR), else its
+ * first GETATTR, else its first operation. */
+static uint32_t main_op(const uint16_t *ops, uint16_t n, bool cb)
+{
+    int getattr = -1;
+    for (uint16_t i = 0; i < n; i++) {
+        uint16_t op = ops[i];
+        if (cb) {
+            if (op != 11) return op; /* CB_SEQUENCE */
+            continue;
+        }
+        switch (op) {
+        case 53: case 22: case 23: case 24: case 10: case 32: case 31: /* SEQUENCE PUTFH PUTPUBFH PUTROOTFH GETFH SAVEFH RESTOREFH */
+            continue;
+        case 9: /* GETATTR */
+            if (getattr < 0) getattr = i;
+            continue;
+        default:
+            return op;
+        }
+    }
+    if (getattr >= 0) return ops[getattr];
+    return n ? ops[0] : UINT32_MAX;
+}
+
+uint32_t nfs_txn_opkey(const struct ns_txn *t)
+{
+    switch (t->kind) {
+    case NS_TXN_NFS3:
+        return NS_OPKEY_V3(t->proc < 22 ? t->proc : 22);
+    case NS_TXN_NFS4:
+        if (t->proc == 0) return NS_OPKEY_V4NULL;
+        {
+            uint32_t op = main_op(t->u.v4.call.op, t->u.v4.call.nops, false);
+            return op == UINT32_MAX ? UINT32_MAX : NS_OPKEY_V4(op);
+        }
+    case NS_TXN_NFS4_CB:
+        if (t->proc == 0) return NS_OPKEY_CBNULL;
+        {
+            uint32_t op = main_op(t->u.v4.call.op, t->u.v4.call.nops, true);
+            return op == UINT32_MAX ? UINT32_MAX : NS_OPKEY_CB(op);
+        }
+    default:
+        return UINT32_MAX;
+    }
+}

@@ -1,0 +1,106 @@
+#include "rpc_msg.h"
+
+#include <string.h>
+
+static void skip_auth(struct xdr *x, uint32_t *flavor)
+{
+    *flavor = xdr_u32(x);
+    xdr_skip_opaque(x, RPC_AUTH_MAX);
+}
+
+int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
+{
+    memset(h, 0, sizeof *h);
+    struct xdr *x = &h->body;
+    xdr_init(x, m);
+    h->xid = xdr_u32(x);
+    h->msgtype = xdr_u32(x);
+    if (!xdr_ok(x)) return -1;
+    if (h->msgtype == RPC_CALL) {
+        h->rpcvers = xdr_u32(x);
+        h->prog = xdr_u32(x);
+        h->vers = xdr_u32(x);
+        h->proc = xdr_u32(x);
+        h->cred_flavor = xdr_u32(x);
+        uint32_t clen = xdr_u32(x);
+        if (!xdr_ok(x)) return -1;
+        if (h->rpcvers != 2 || clen > RPC_AUTH_MAX || clen > xdr_remaining(x)) {
+            xdr_fail(x, XDR_ERR_BAD);
+            return -1;
+        }
+        if (h->cred_flavor == AUTH_RPCSEC_GSS) {
+            struct xdr c;
+            xdr_sub(x, clen, &c);
+            xdr_u32(&c); /* gss version */
+            h->gss_proc = xdr_u32(&c);
+            xdr_u32(&c); /* seq_num */
+            h->gss_service = xdr_u32(&c);
+        }
+        xdr_skip(x, (clen + 3) & ~3u);
+        skip_auth(x, &h->verf_flavor);
+        return xdr_ok(x) ? 0 : -1;
+    }
+    if (h->msgtype != RPC_REPLY) {
+        xdr_fail(x, XDR_ERR_BAD);
+        return -1;
+    }
+    h->reply_stat = xdr_u32(x);
+    if (h->reply_stat == 0) {
+        skip_auth(x, &h->verf_flavor);
+        h->stat = xdr_u32(x);
+        if (h->stat == 2) { xdr_u32(x); xdr_u32(x); } /* PROG_MISMATCH low/high */
+        if (h->stat > 5) xdr_fail(x, XDR_ERR_BAD);
+    } else if (h->reply_stat == 1) {
+        uint32_t r = xdr_u32(x);
+        h->stat = 100 + r;
+        if (r == 0) { xdr_u32(x); xdr_u32(x); }
+        else if (r == 1) h->auth_stat = xdr_u32(x);
+        else xdr_fail(x, XDR_ERR_BAD);
+    } else {
+        xdr_fail(x, XDR_ERR_BAD);
+    }
+    return xdr_ok(x) ? 0 : -1;
+}
+
+bool rpc_unwrap_gss(struct rpc_hdr *h, uint32_t gss_service)
+{
+    if (gss_service == 3) return false;
+    if (gss_service != 2) return true;
+    /* rpc_gss_integ_data: opaque databody_integ<> = seq_num + arguments */
+    uint32_t len = xdr_u32(&h->body);
+    struct xdr inner;
+    xdr_sub(&h->body, len, &inner);
+    if (!xdr_ok(&h->body) || len < 4) return false;
+    xdr_u32(&inner); /* seq_num */
+    h->body = inner;
+    return xdr_ok(&inner);
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+bool rpc_looks_like(const uint8_t *p, uint32_t n, uint32_t record_len, bool *is_reply, uint32_t *xid)
+{
+    if (n < 12) return false;
+    *xid = be32(p);
+    uint32_t type = be32(p + 4);
+    if (type == RPC_CALL) {
+        *is_reply = false;
+        if (record_len < 40 || n < 32) return false;
+        uint32_t rpcvers = be32(p + 8), prog = be32(p + 12), vers = be32(p + 16);
+        uint32_t flavor = be32(p + 24), clen = be32(p + 28);
+        return rpcvers == 2 && prog != 0 && vers < 16 && flavor < 16 && clen <= RPC_AUTH_MAX &&
+               clen + 40 <= record_len;
+    }
+    if (type == RPC_REPLY) {
+        *is_reply = true;
+        uint32_t stat = be32(p + 8);
+        if (stat == 1) return n >= 16 && be32(p + 12) <= 1;
+        if (stat != 0 || n < 20) return false;
+        uint32_t flavor = be32(p + 12), vlen = be32(p + 16);
+        return flavor < 16 && vlen <= RPC_AUTH_MAX && vlen + 24 <= record_len;
+    }
+    return false;
+}

@@ -1,0 +1,245 @@
+#include "rpc_record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HOLE UINT32_MAX
+#define SHRINK_ABOVE (256u << 10) /* give back big buffers after a message */
+#define MAX_FRAGMENTS 4096
+#define MIN_RPC_MSG 24
+
+void rec_init(struct rec_dir *r, bool in_sync)
+{
+    r->state = in_sync ? REC_MARK : REC_SYNC;
+    r->mark_have = 0;
+    r->frag_left = r->msg_len = r->nfrags = 0;
+    r->truncated = r->last = false;
+    r->buf_len = 0;
+    r->nspans = 0;
+}
+
+static void reset_msg(const struct rec_ctx *c, struct rec_dir *r)
+{
+    r->msg_len = r->nfrags = 0;
+    r->truncated = false;
+    r->buf_len = 0;
+    r->nspans = 0;
+    if (r->buf_cap > SHRINK_ABOVE) {
+        free(r->buf);
+        memcap_give(c->mc, MEM_REASSEMBLY, r->buf_cap);
+        r->buf = NULL;
+        r->buf_cap = 0;
+    }
+}
+
+void rec_release(const struct rec_ctx *c, struct rec_dir *r)
+{
+    free(r->buf);
+    memcap_give(c->mc, MEM_REASSEMBLY, r->buf_cap);
+    r->buf = NULL;
+    r->buf_cap = r->buf_len = 0;
+    if (r->spans) {
+        free(r->spans);
+        memcap_give(c->mc, MEM_REASSEMBLY, REC_MAX_SPANS * sizeof *r->spans);
+        r->spans = NULL;
+    }
+    r->nspans = 0;
+}
+
+static void lose_sync(const struct rec_ctx *c, struct rec_dir *r)
+{
+    c->st->resyncs++;
+    reset_msg(c, r);
+    r->state = REC_SYNC;
+    r->mark_have = 0;
+}
+
+static bool ensure_spans(const struct rec_ctx *c, struct rec_dir *r)
+{
+    if (r->spans) return true;
+    size_t need = REC_MAX_SPANS * sizeof *r->spans;
+    if (!memcap_take(c->mc, MEM_REASSEMBLY, need)) return false;
+    r->spans = malloc(need);
+    if (!r->spans) { memcap_give(c->mc, MEM_REASSEMBLY, need); return false; }
+    return true;
+}
+
+/* Append a span; when the table is full, fold the last two into a hole so the
+ * head and the tail of the message survive. */
+static void add_span(struct rec_dir *r, uint32_t off, uint32_t len)
+{
+    if (len == 0) return;
+    if (r->nspans) {
+        struct rec_span *l = &r->spans[r->nspans - 1];
+        if (off == HOLE && l->off == HOLE) { l->len += len; return; }
+        if (off != HOLE && l->off != HOLE && l->off + l->len == off) { l->len += len; return; }
+    }
+    if (r->nspans == REC_MAX_SPANS) {
+        struct rec_span *a = &r->spans[REC_MAX_SPANS - 2], *b = &r->spans[REC_MAX_SPANS - 1];
+        a->off = HOLE;
+        a->len += b->len;
+        r->nspans--;
+        r->truncated = true;
+        if (off == HOLE) { a->len += len; return; }
+    }
+    r->spans[r->nspans++] = (struct rec_span){off, len};
+}
+
+static void append_hole(const struct rec_ctx *c, struct rec_dir *r, uint32_t n)
+{
+    (void)c;
+    r->truncated = true;
+    add_span(r, HOLE, n);
+}
+
+static void append_data(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *p, uint32_t n)
+{
+    if (r->buf_len + n > r->buf_cap) {
+        uint64_t want = r->buf_cap ? r->buf_cap : 4096;
+        while (want < (uint64_t)r->buf_len + n) want *= 2;
+        if (want > REC_MAX_BUFFER) want = REC_MAX_BUFFER;
+        uint8_t *nb = NULL;
+        if (want >= (uint64_t)r->buf_len + n && memcap_take(c->mc, MEM_REASSEMBLY, want - r->buf_cap)) {
+            nb = realloc(r->buf, want);
+            if (!nb) memcap_give(c->mc, MEM_REASSEMBLY, want - r->buf_cap);
+        }
+        if (!nb) { /* over the cap: keep the length, lose the bytes */
+            c->st->dropped_bytes += n;
+            append_hole(c, r, n);
+            return;
+        }
+        r->buf = nb;
+        r->buf_cap = (uint32_t)want;
+    }
+    memcpy(r->buf + r->buf_len, p, n);
+    add_span(r, r->buf_len, n);
+    r->buf_len += n;
+}
+
+static void emit_buffered(const struct rec_ctx *c, struct rec_dir *r, int dir)
+{
+    struct ns_span sp[REC_MAX_SPANS];
+    for (uint16_t i = 0; i < r->nspans; i++)
+        sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
+    struct ns_msg m = {sp, r->nspans, r->msg_len};
+    c->st->messages++;
+    c->on_msg(c->ctx, dir, &m, r->truncated);
+    reset_msg(c, r);
+}
+
+/* Parse a complete 4-byte mark; false if it cannot start/continue a record. */
+static bool take_mark(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *m)
+{
+    uint32_t v = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+    r->last = v >> 31;
+    r->frag_left = v & 0x7fffffff;
+    r->mark_have = 0;
+    if (r->frag_left > REC_MAX_FRAGMENT || r->msg_len + (uint64_t)r->frag_left > REC_MAX_FRAGMENT ||
+        ++r->nfrags > MAX_FRAGMENTS || (r->last && r->msg_len + r->frag_left < MIN_RPC_MSG)) {
+        c->st->bad_marks++;
+        return false;
+    }
+    if (r->frag_left == 0) c->st->zero_length_fragments++;
+    r->msg_len += r->frag_left;
+    r->state = REC_BODY;
+    return true;
+}
+
+/* In REC_SYNC: find a plausible record start in p[0..n); returns its offset or n. */
+static uint32_t find_sync(const struct rec_ctx *c, int dir, const uint8_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i + 4 + 12 <= n; i++) {
+        uint32_t v = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
+        uint32_t len = v & 0x7fffffff;
+        if (len < MIN_RPC_MSG || len > REC_MAX_FRAGMENT) continue;
+        if (c->plausible(c->ctx, dir, p + i + 4, n - i - 4, len)) return i;
+    }
+    return n;
+}
+
+void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t *p, uint32_t n)
+{
+    while (n > 0) {
+        switch (r->state) {
+        case REC_SYNC: {
+            uint32_t at = find_sync(c, dir, p, n);
+            if (at == n) return; /* nothing here; try the next chunk */
+            p += at;
+            n -= at;
+            reset_msg(c, r);
+            r->state = REC_MARK;
+            break;
+        }
+        case REC_MARK: {
+            if (r->mark_have == 0 && n >= 4) {
+                bool ok = take_mark(c, r, p);
+                p += 4;
+                n -= 4;
+                if (!ok) lose_sync(c, r);
+                break;
+            }
+            while (r->mark_have < 4 && n > 0) { r->mark[r->mark_have++] = *p++; n--; }
+            if (r->mark_have == 4 && !take_mark(c, r, r->mark)) lose_sync(c, r);
+            break;
+        }
+        case REC_BODY: {
+            if (r->frag_left == 0 && !r->last) { r->state = REC_MARK; break; }
+            uint32_t take = n < r->frag_left ? n : r->frag_left;
+            if (r->nspans == 0 && r->last && take == r->frag_left && r->msg_len == r->frag_left) {
+                /* The whole message is in this chunk: no copy. */
+                struct ns_span sp = {p, take};
+                struct ns_msg m = {&sp, 1, take};
+                c->st->messages++;
+                c->on_msg(c->ctx, dir, &m, false);
+                reset_msg(c, r);
+            } else {
+                if (!ensure_spans(c, r)) {
+                    c->st->dropped_bytes += r->msg_len;
+                    lose_sync(c, r);
+                    return;
+                }
+                append_data(c, r, p, take);
+                r->frag_left -= take;
+                if (r->frag_left) return; /* take == n */
+            }
+            p += take;
+            n -= take;
+            r->frag_left = 0;
+            if (r->last) {
+                if (r->nspans) emit_buffered(c, r, dir);
+                r->state = REC_MARK;
+            } else {
+                r->state = REC_MARK;
+            }
+            break;
+        }
+        }
+    }
+    /* A completed last fragment whose bytes ended exactly with this chunk. */
+    if (r->state == REC_BODY && r->frag_left == 0 && r->last && r->nspans) {
+        emit_buffered(c, r, dir);
+        r->state = REC_MARK;
+    }
+}
+
+void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
+{
+    while (n > 0) {
+        if (r->state == REC_SYNC) return;
+        if (r->state == REC_MARK) { /* the length of what follows is unknown */
+            lose_sync(c, r);
+            return;
+        }
+        if (!ensure_spans(c, r)) { lose_sync(c, r); return; }
+        uint32_t take = n < r->frag_left ? n : r->frag_left;
+        append_hole(c, r, take);
+        r->frag_left -= take;
+        n -= take;
+        if (r->frag_left == 0) {
+            if (r->last) {
+                emit_buffered(c, r, dir);
+            }
+            r->state = REC_MARK;
+        }
+    }
+}

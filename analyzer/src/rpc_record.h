@@ -1,0 +1,62 @@
+/* ONC RPC record marking over TCP (RFC 5531 §11): turns one direction's byte
+ * stream (data and holes) into RPC messages made of captured spans and holes.
+ * A message that fits in one delivered chunk is handed over without a copy;
+ * others are gathered in a per-direction buffer whose size is capped. After a
+ * hole that swallows a record mark the direction resynchronises by scanning
+ * for a plausible record mark followed by an RPC header. */
+#ifndef NFSSCOPE_RPC_RECORD_H
+#define NFSSCOPE_RPC_RECORD_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "memcap.h"
+#include "nfsscope/msg.h"
+
+#define REC_MAX_FRAGMENT (8u << 20) /* a longer record mark means "not RPC here" */
+#define REC_MAX_SPANS 256
+#define REC_MAX_BUFFER (4u << 20)   /* captured bytes kept per message */
+
+enum rec_state { REC_MARK = 0, REC_BODY, REC_SYNC };
+
+struct rec_span { uint32_t off, len; }; /* off == UINT32_MAX: hole */
+
+struct rec_dir {
+    uint8_t state;
+    uint8_t mark_have;
+    uint8_t mark[4];
+    bool last;            /* current fragment is the last of the record */
+    bool truncated;       /* the message has holes */
+    uint32_t frag_left;
+    uint32_t msg_len;
+    uint32_t nfrags;
+    uint8_t *buf;
+    uint32_t buf_len, buf_cap;
+    struct rec_span *spans;
+    uint16_t nspans;
+};
+
+struct rec_stats {
+    uint64_t messages, bad_marks, resyncs, dropped_bytes, zero_length_fragments;
+};
+
+/* Does p[0..n) start with something that looks like an RPC message? Used to
+ * resynchronise; n may be short, in which case answer from what is there. */
+typedef bool (*rec_plausible_fn)(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t record_len);
+typedef void (*rec_msg_fn)(void *ctx, int dir, const struct ns_msg *m, bool truncated);
+
+struct rec_ctx {
+    struct memcap *mc;
+    struct rec_stats *st;
+    rec_msg_fn on_msg;
+    rec_plausible_fn plausible;
+    void *ctx;
+};
+
+/* Start a direction in sync (after a SYN) or needing resync (mid-stream). */
+void rec_init(struct rec_dir *r, bool in_sync);
+void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t *p, uint32_t n);
+void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n);
+/* Free buffers (the partial message is dropped). */
+void rec_release(const struct rec_ctx *c, struct rec_dir *r);
+
+#endif

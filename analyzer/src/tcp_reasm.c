@@ -1,0 +1,168 @@
+#include "tcp_reasm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of out-of-order data one direction may hold before the first gap is
+ * declared lost. Large enough for a 1 MiB NFS record arriving out of order. */
+#define OOO_DIR_MAX (4u << 20)
+
+struct tcp_seg {
+    struct tcp_seg *next;
+    uint32_t seq, len, caplen;
+    uint8_t data[];
+};
+
+static inline int32_t seq_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
+
+/* Deliver captured bytes then the uncaptured rest as a truncation hole. */
+static void deliver(const struct tcp_ctx *c, int dir, const uint8_t *p, uint32_t caplen, uint32_t len)
+{
+    if (caplen) c->fn(c->ctx, dir, p, caplen, TCP_DATA);
+    if (len > caplen) {
+        c->st->truncated_bytes += len - caplen;
+        c->fn(c->ctx, dir, NULL, len - caplen, TCP_HOLE_TRUNCATED);
+    }
+}
+
+static void free_seg(const struct tcp_ctx *c, struct tcp_dir *d, struct tcp_seg *s)
+{
+    d->ooo_bytes -= s->caplen;
+    d->ooo_count--;
+    memcap_give(c->mc, MEM_REASSEMBLY, sizeof *s + s->caplen);
+    free(s);
+}
+
+/* Hand over queued segments that are now in order. */
+static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
+{
+    while (d->ooo) {
+        struct tcp_seg *s = d->ooo;
+        int32_t rel = seq_diff(s->seq, d->next_seq);
+        if (rel > 0) break;
+        d->ooo = s->next;
+        uint32_t skip = (uint32_t)-rel;
+        if (skip < s->len) {
+            uint32_t cap = s->caplen > skip ? s->caplen - skip : 0;
+            const uint8_t *p = cap ? s->data + skip : NULL;
+            deliver(c, dir, p, cap, s->len - skip);
+            d->next_seq = s->seq + s->len;
+        }
+        free_seg(c, d, s);
+    }
+}
+
+/* Declare the bytes up to seq lost: a gap hole, then whatever follows. */
+static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq)
+{
+    int32_t gap = seq_diff(seq, d->next_seq);
+    if (gap <= 0) return;
+    c->st->gaps++;
+    c->st->gap_bytes += (uint32_t)gap;
+    c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP);
+    d->next_seq = seq;
+    drain(c, d, dir);
+}
+
+static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, const uint8_t *p, uint32_t caplen, uint32_t len)
+{
+    c->st->out_of_order++;
+    /* Over the per-direction or global budget: the oldest gap is not going to
+     * be filled in time; call it lost and make room. */
+    while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX ||
+                      c->mc->used[MEM_REASSEMBLY] + caplen + sizeof(struct tcp_seg) > c->mc->cap[MEM_REASSEMBLY])) {
+        c->st->evicted_ooo_bytes += caplen;
+        skip_to(c, d, dir, d->ooo->seq);
+        if (seq_diff(seq, d->next_seq) <= 0) break;
+    }
+    int32_t rel = seq_diff(seq, d->next_seq);
+    if (rel <= 0) { /* the queue drained up to us */
+        uint32_t skip = (uint32_t)-rel;
+        if (skip < len) {
+            uint32_t cap = caplen > skip ? caplen - skip : 0;
+            deliver(c, dir, cap ? p + skip : NULL, cap, len - skip);
+            d->next_seq = seq + len;
+            drain(c, d, dir);
+        }
+        return;
+    }
+    size_t need = sizeof(struct tcp_seg) + caplen;
+    struct tcp_seg *s = NULL;
+    if (memcap_take(c->mc, MEM_REASSEMBLY, need)) {
+        s = malloc(need);
+        if (!s) memcap_give(c->mc, MEM_REASSEMBLY, need);
+    }
+    if (!s) {
+        c->st->evicted_ooo_bytes += caplen;
+        return; /* becomes a gap when the stream moves past it */
+    }
+    s->seq = seq;
+    s->len = len;
+    s->caplen = caplen;
+    if (caplen) memcpy(s->data, p, caplen);
+    struct tcp_seg **pp = &d->ooo;
+    while (*pp && seq_diff((*pp)->seq, seq) <= 0) pp = &(*pp)->next;
+    s->next = *pp;
+    *pp = s;
+    d->ooo_bytes += caplen;
+    d->ooo_count++;
+}
+
+void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, struct tcp_dir *other,
+                       const struct tcp_segment_in *s)
+{
+    c->st->segments++;
+    uint32_t seq = s->seq;
+    if (s->flags & TH_SYN) {
+        d->isn = seq;
+        d->next_seq = seq + 1;
+        d->have_seq = d->syn_seen = true;
+        seq++;
+    } else if (!d->have_seq) {
+        d->next_seq = seq; /* picked up mid-stream */
+        d->have_seq = true;
+    }
+    /* The peer acknowledged bytes of the other direction we never saw: the
+     * capture missed them and no retransmission will come. */
+    if ((s->flags & TH_ACK) && other->have_seq && other->ooo && seq_diff(s->ack, other->next_seq) > 0 &&
+        seq_diff(s->ack, other->ooo->seq) >= 0) {
+        skip_to(c, other, dir ^ 1, other->ooo->seq);
+    }
+    uint32_t len = s->len, caplen = s->caplen < s->len ? s->caplen : s->len;
+    if (len) {
+        int32_t rel = seq_diff(seq, d->next_seq);
+        if (rel < 0) { /* retransmission or overlap with delivered bytes */
+            uint32_t skip = (uint32_t)-rel;
+            if (skip >= len) {
+                c->st->retransmitted++;
+            } else {
+                c->st->retransmitted++;
+                uint32_t cap = caplen > skip ? caplen - skip : 0;
+                deliver(c, dir, cap ? s->payload + skip : NULL, cap, len - skip);
+                d->next_seq = seq + len;
+                drain(c, d, dir);
+            }
+        } else if (rel == 0) {
+            deliver(c, dir, s->payload, caplen, len);
+            d->next_seq = seq + len;
+            if (d->ooo) drain(c, d, dir);
+        } else {
+            queue(c, d, dir, seq, s->payload, caplen, len);
+        }
+    }
+    if (s->flags & TH_FIN) d->fin_seen = true;
+}
+
+void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
+{
+    while (d->ooo) skip_to(c, d, dir, d->ooo->seq);
+}
+
+void tcp_reasm_release(const struct tcp_ctx *c, struct tcp_dir *d)
+{
+    while (d->ooo) {
+        struct tcp_seg *s = d->ooo;
+        d->ooo = s->next;
+        free_seg(c, d, s);
+    }
+}
