@@ -1,0 +1,132 @@
+#include "cli_options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: nfsscope -r FILE [options] [BPF expression]\n"
+    "       nfsscope -i INTERFACE [options] [BPF expression]\n"
+    "\n"
+    "Decode and summarise the NFS traffic of a capture: RPC calls and replies,\n"
+    "per-operation latency, NFS status, connections, and what could not be analysed.\n"
+    "\n"
+    "  -r FILE               read a pcap or pcapng file ('-' = standard input)\n"
+    "  -i INTERFACE          capture live from INTERFACE (report when stopped with Ctrl-C or -c)\n"
+    "  -c COUNT              stop after COUNT frames\n"
+    "  -s SNAPLEN            live capture: bytes kept per frame (default 262144)\n"
+    "  -o FILE               write the report to FILE instead of standard output\n"
+    "  --format text|json    report format (default text; json keys: doc/json-report.md)\n"
+    "  --txn-log FILE        write one JSON line per RPC transaction to FILE ('-' = stdout)\n"
+    "  --memcap SIZE         memory for all tables, with K/M/G suffix (default 512M)\n"
+    "  --call-timeout SEC    give up on a call unanswered for SEC seconds of capture time (default 120)\n"
+    "  --progress / --no-progress\n"
+    "                        progress on stderr (default: only when stderr is a terminal)\n"
+    "  -h, --help            this help\n"
+    "  --version             print the version\n"
+    "\n"
+    "Exit status: 0 success, 1 error (nothing analysed), 2 the capture was cut off or\n"
+    "damaged (the report covers what came before the damage).\n";
+
+bool parse_size(const char *s, uint64_t *out)
+{
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-') return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 0: break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: return false;
+    }
+    if (*end || v > (UINT64_MAX >> shift)) return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
+enum { OPT_FORMAT = 256, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION };
+
+int options_parse(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"txn-log", required_argument, NULL, OPT_TXNLOG},
+        {"memcap", required_argument, NULL, OPT_MEMCAP},
+        {"call-timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
+        {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->progress = -1;
+    o->snaplen = 262144;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:h", longopts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'r': o->read_file = optarg; break;
+        case 'i': o->interface = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'c':
+            o->count = strtoll(optarg, &end, 10);
+            if (*end || o->count <= 0) { fprintf(stderr, "nfsscope: -c: not a positive count: %s\n", optarg); return -1; }
+            break;
+        case 's':
+            o->snaplen = (int)strtol(optarg, &end, 10);
+            if (*end || o->snaplen <= 0) { fprintf(stderr, "nfsscope: -s: not a snapshot length: %s\n", optarg); return -1; }
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") == 0) o->format = FORMAT_TEXT;
+            else if (strcmp(optarg, "json") == 0) o->format = FORMAT_JSON;
+            else { fprintf(stderr, "nfsscope: --format: expected text or json, got %s\n", optarg); return -1; }
+            break;
+        case OPT_TXNLOG: o->txn_log = optarg; break;
+        case OPT_MEMCAP:
+            if (!parse_size(optarg, &o->memcap) || o->memcap < (1u << 20)) {
+                fprintf(stderr, "nfsscope: --memcap: expected a size of at least 1M (e.g. 64M), got %s\n", optarg);
+                return -1;
+            }
+            break;
+        case OPT_TIMEOUT: {
+            double s = strtod(optarg, &end);
+            if (*end || !(s > 0) || s > 1e6) { fprintf(stderr, "nfsscope: --call-timeout: expected seconds, got %s\n", optarg); return -1; }
+            o->call_timeout_ns = (int64_t)(s * 1e9);
+            break;
+        }
+        case OPT_PROGRESS: o->progress = 1; break;
+        case OPT_NOPROGRESS: o->progress = 0; break;
+        case 'h': fputs(usage, stdout); return 1;
+        case OPT_VERSION: puts("nfsscope 0.1.0"); return 1;
+        default:
+            if (optopt && optopt < 256) fprintf(stderr, "nfsscope: option -%c: unknown or missing its argument\n", optopt);
+            else fprintf(stderr, "nfsscope: unknown option %s\n", argv[optind - 1]);
+            fputs("try 'nfsscope --help'\n", stderr);
+            return -1;
+        }
+    }
+    if (!o->read_file == !o->interface) {
+        fprintf(stderr, "nfsscope: give exactly one of -r FILE or -i INTERFACE (try 'nfsscope --help')\n");
+        return -1;
+    }
+    if (optind < argc) { /* the BPF expression, words joined by spaces like tcpdump */
+        size_t len = 1;
+        for (int i = optind; i < argc; i++) len += strlen(argv[i]) + 1;
+        o->filter = calloc(1, len);
+        if (!o->filter) return -1;
+        for (int i = optind; i < argc; i++) {
+            if (i > optind) strcat(o->filter, " ");
+            strcat(o->filter, argv[i]);
+        }
+    }
+    return 0;
+}
+
+void options_free(struct options *o) { free(o->filter); }

@@ -1,0 +1,30 @@
+/* Command line of the nfsscope program. */
+#ifndef NFSSCOPE_CLI_OPTIONS_H
+#define NFSSCOPE_CLI_OPTIONS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum out_format { FORMAT_TEXT, FORMAT_JSON };
+
+struct options {
+    const char *read_file;     /* -r */
+    const char *interface;     /* -i */
+    char *filter;              /* BPF expression from the remaining arguments */
+    enum out_format format;
+    const char *txn_log;       /* --txn-log */
+    const char *output;        /* -o: report file (default stdout) */
+    uint64_t memcap;
+    int64_t call_timeout_ns;
+    long long count;           /* -c: stop after this many frames (0 = all) */
+    int snaplen;               /* -s for live capture */
+    int progress;              /* -1 auto, 0 off, 1 on */
+};
+
+/* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),
+ * -1 on a usage error (message already printed). */
+int options_parse(int argc, char **argv, struct options *o);
+void options_free(struct options *o);
+/* "64M" -> bytes; false if not a size. */
+bool parse_size(const char *s, uint64_t *out);
+
+#endif

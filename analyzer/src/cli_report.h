@@ -1,0 +1,27 @@
+/* The report of a run, as text or JSON (doc/json-report.md). */
+#ifndef NFSSCOPE_CLI_REPORT_H
+#define NFSSCOPE_CLI_REPORT_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nfsscope/nfsscope.h"
+
+struct report_info {
+    const char *source;       /* file name or interface */
+    bool live;
+    bool partial;             /* the capture ended early (cut off, read error) */
+    char partial_reason[256];
+};
+
+void report_text(FILE *o, const ns_analyzer *a, const struct report_info *ri);
+void report_json(FILE *o, const ns_analyzer *a, const struct report_info *ri);
+
+/* Shared by both formats: operation keys and status entries in print order. */
+struct op_row { uint32_t key; const char *name; const struct ns_op_stats *s; };
+size_t report_op_rows(const struct ns_stats *st, struct op_row *rows, size_t cap);
+struct status_row { const char *name; uint64_t count; };
+size_t report_status_rows(const struct ns_stats *st, struct status_row *rows, size_t cap);
+/* "v3", "v4.0", ... for the bits of NS_VERS_BIT, in order. */
+size_t report_versions(uint32_t bits, const char **names, size_t cap);
+
+#endif

@@ -1,0 +1,164 @@
+#include <inttypes.h>
+
+#include "cli_json.h"
+#include "cli_report.h"
+
+static void kv_u(FILE *o, const char *k, uint64_t v, bool comma)
+{
+    fprintf(o, "%s\"%s\":%" PRIu64, comma ? "," : "", k, v);
+}
+
+static void capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
+{
+    fputs("\"capture\":{\"source\":", o);
+    json_cstr(o, ri->source);
+    kv_u(o, "packets", st->frames, true);
+    kv_u(o, "bytes", st->bytes, true);
+    fputs(",\"first_ts\":", o);
+    if (st->frames) json_ts(o, st->first_ts_ns); else fputs("null", o);
+    fputs(",\"last_ts\":", o);
+    if (st->frames) json_ts(o, st->last_ts_ns); else fputs("null", o);
+    fputs(",\"duration_s\":", o);
+    json_ts(o, st->last_ts_ns - st->first_ts_ns);
+    kv_u(o, "truncated_frames", st->frames_truncated, true);
+    fputs(",\"nfs_versions\":[", o);
+    const char *v[10];
+    size_t nv = report_versions(st->nfs_versions, v, 10);
+    for (size_t i = 0; i < nv; i++) { if (i) fputc(',', o); json_cstr(o, v[i]); }
+    fprintf(o, "],\"partial\":%s,\"partial_reason\":", ri->partial ? "true" : "false");
+    if (ri->partial) json_cstr(o, ri->partial_reason); else fputs("null", o);
+    fputc('}', o);
+}
+
+static void rpc(FILE *o, const struct ns_stats *st)
+{
+    fputs(",\"rpc\":{", o);
+    kv_u(o, "calls", st->rpc_calls, false);
+    kv_u(o, "replies", st->rpc_replies, true);
+    kv_u(o, "unmatched_calls", st->rpc_unmatched_calls, true);
+    kv_u(o, "orphan_replies", st->rpc_orphan_replies, true);
+    kv_u(o, "retransmissions", st->rpc_retransmissions, true);
+    kv_u(o, "dup_replies", st->rpc_dup_replies, true);
+    kv_u(o, "denied", st->rpc_denied, true);
+    kv_u(o, "not_success", st->rpc_not_success, true);
+    kv_u(o, "backchannel_calls", st->rpc_backchannel_calls, true);
+    kv_u(o, "gss_privacy", st->rpc_gss_privacy, true);
+    kv_u(o, "transactions", st->txns, true);
+    fputc('}', o);
+}
+
+static void connections(FILE *o, const ns_analyzer *a)
+{
+    fputs(",\"connections\":[", o);
+    size_t n = ns_analyzer_conn_count(a);
+    for (uint32_t id = 1; id <= n; id++) {
+        const struct ns_conn *c = ns_analyzer_conn(a, id);
+        char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
+        ns_endpoint_str(&c->client, cl, sizeof cl);
+        ns_endpoint_str(&c->server, sv, sizeof sv);
+        fprintf(o, "%s{\"id\":\"c%u\",\"transport\":\"%s\",\"client\":", id > 1 ? "," : "", c->id,
+                c->transport == NS_TRANSPORT_UDP ? "udp" : "tcp");
+        json_cstr(o, cl);
+        fputs(",\"server\":", o);
+        json_cstr(o, sv);
+        kv_u(o, "calls", c->calls, true);
+        kv_u(o, "replies", c->replies, true);
+        kv_u(o, "backchannel_calls", c->backchannel_calls, true);
+        kv_u(o, "frames", c->frames, true);
+        kv_u(o, "bytes_to_server", c->bytes_to_server, true);
+        kv_u(o, "bytes_to_client", c->bytes_to_client, true);
+        kv_u(o, "missing_bytes", c->missing_bytes, true);
+        kv_u(o, "gaps", c->gaps, true);
+        fputs(",\"first_ts\":", o);
+        json_ts(o, c->first_ts_ns);
+        fputs(",\"last_ts\":", o);
+        json_ts(o, c->last_ts_ns);
+        fprintf(o, ",\"mid_stream\":%s,\"nfs_versions\":[", c->mid_stream ? "true" : "false");
+        const char *v[10];
+        size_t nv = report_versions(c->nfs_versions, v, 10);
+        for (size_t i = 0; i < nv; i++) { if (i) fputc(',', o); json_cstr(o, v[i]); }
+        fputs("]}", o);
+    }
+    fputc(']', o);
+}
+
+static void ops(FILE *o, const struct ns_stats *st)
+{
+    struct op_row rows[NS_OPKEY_MAX];
+    size_t n = report_op_rows(st, rows, NS_OPKEY_MAX);
+    fputs(",\"ops\":[", o);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_op_stats *s = rows[i].s;
+        const struct ns_latency *l = &s->latency;
+        fprintf(o, "%s{\"name\":", i ? "," : "");
+        json_cstr(o, rows[i].name);
+        kv_u(o, "count", s->count, true);
+        kv_u(o, "in_compounds", s->in_compounds, true);
+        kv_u(o, "errors", s->errors, true);
+        kv_u(o, "latency_samples", l->count, true);
+        if (l->count) {
+            kv_u(o, "mean_us", l->sum_ns / l->count / 1000, true);
+            kv_u(o, "p50_us", ns_latency_percentile_ns(l, 0.50) / 1000, true);
+            kv_u(o, "p95_us", ns_latency_percentile_ns(l, 0.95) / 1000, true);
+            kv_u(o, "p99_us", ns_latency_percentile_ns(l, 0.99) / 1000, true);
+            kv_u(o, "max_us", l->max_ns / 1000, true);
+        } else {
+            fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
+        }
+        fputc('}', o);
+    }
+    fputc(']', o);
+}
+
+static void status(FILE *o, const struct ns_stats *st)
+{
+    struct status_row rows[NS_STATUS_SLOTS];
+    size_t n = report_status_rows(st, rows, NS_STATUS_SLOTS);
+    fputs(",\"status\":[", o);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(o, "%s{\"name\":", i ? "," : "");
+        json_cstr(o, rows[i].name);
+        kv_u(o, "count", rows[i].count, true);
+        fputc('}', o);
+    }
+    fputc(']', o);
+}
+
+static void skipped(FILE *o, const struct ns_stats *st)
+{
+    fputs(",\"not_analysed\":{", o);
+    kv_u(o, "undecodable_frames", st->frames_undecodable, false);
+    kv_u(o, "tcp_truncated_bytes", st->tcp_truncated_bytes, true);
+    kv_u(o, "tcp_gaps", st->tcp_gaps, true);
+    kv_u(o, "tcp_gap_bytes", st->tcp_gap_bytes, true);
+    kv_u(o, "tcp_out_of_order", st->tcp_out_of_order, true);
+    kv_u(o, "tcp_retransmitted_segments", st->tcp_retransmitted, true);
+    kv_u(o, "record_resyncs", st->tcp_resyncs, true);
+    kv_u(o, "record_bad_marks", st->records_bad_mark, true);
+    kv_u(o, "messages_truncated", st->decode_truncated, true);
+    kv_u(o, "messages_invalid", st->decode_invalid, true);
+    kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
+    kv_u(o, "ip_fragments", st->ip_fragments, true);
+    kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
+    fputs("},\"evictions\":{", o);
+    kv_u(o, "flows", st->evicted_flows, false);
+    kv_u(o, "pending_calls", st->evicted_pending_calls, true);
+    kv_u(o, "reassembly_bytes", st->evicted_ooo_bytes, true);
+    kv_u(o, "ip_fragments", st->evicted_fragments, true);
+    fputs("},\"memory\":{", o);
+    kv_u(o, "peak_bytes", st->peak_memory, false);
+    fputc('}', o);
+}
+
+void report_json(FILE *o, const ns_analyzer *a, const struct report_info *ri)
+{
+    const struct ns_stats *st = ns_analyzer_stats(a);
+    fputs("{\"nfsscope\":{\"version\":\"0.1.0\"},", o);
+    capture(o, st, ri);
+    rpc(o, st);
+    connections(o, a);
+    ops(o, st);
+    status(o, st);
+    skipped(o, st);
+    fputs("}\n", o);
+}

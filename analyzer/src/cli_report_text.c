@@ -1,0 +1,134 @@
+#include <inttypes.h>
+#include <time.h>
+
+#include "cli_report.h"
+
+static void fmt_time(char *buf, size_t n, int64_t ns)
+{
+    time_t s = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    size_t l = strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+    snprintf(buf + l, n - l, ".%06lld UTC", (long long)(ns % 1000000000 / 1000));
+}
+
+static double us(uint64_t ns) { return (double)ns / 1000.0; }
+
+static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
+{
+    char a[64], b[64];
+    fprintf(o, "Capture  %s\n", ri->source);
+    if (st->frames) {
+        fmt_time(a, sizeof a, st->first_ts_ns);
+        fmt_time(b, sizeof b, st->last_ts_ns);
+        fprintf(o, "  span          %s .. %s (%.6f s)\n", a, b, (double)(st->last_ts_ns - st->first_ts_ns) / 1e9);
+    }
+    fprintf(o, "  frames        %" PRIu64 " (%" PRIu64 " bytes on the wire)", st->frames, st->bytes);
+    if (st->frames_truncated) fprintf(o, ", %" PRIu64 " cut by the snapshot length", st->frames_truncated);
+    fputc('\n', o);
+    const char *v[10];
+    size_t nv = report_versions(st->nfs_versions, v, 10);
+    fputs("  NFS versions ", o);
+    if (!nv) fputs(" none", o);
+    for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
+    fputc('\n', o);
+    if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
+}
+
+static void section_rpc(FILE *o, const struct ns_stats *st)
+{
+    fprintf(o, "\nRPC\n  calls %" PRIu64 "  replies %" PRIu64 "  unmatched calls %" PRIu64
+               "  orphan replies %" PRIu64 "\n",
+            st->rpc_calls, st->rpc_replies, st->rpc_unmatched_calls, st->rpc_orphan_replies);
+    fprintf(o, "  retransmitted calls %" PRIu64 "  duplicate replies %" PRIu64 "  denied %" PRIu64
+               "  not SUCCESS %" PRIu64 "  backchannel calls %" PRIu64 "  encrypted (krb5p) %" PRIu64 "\n",
+            st->rpc_retransmissions, st->rpc_dup_replies, st->rpc_denied, st->rpc_not_success,
+            st->rpc_backchannel_calls, st->rpc_gss_privacy);
+}
+
+static void section_conns(FILE *o, const ns_analyzer *a)
+{
+    size_t n = ns_analyzer_conn_count(a);
+    fprintf(o, "\nConnections (%zu)\n", n);
+    if (!n) return;
+    fprintf(o, "  %-5s %-4s %-28s %-28s %8s %8s %12s %12s %10s\n", "id", "tr", "client", "server", "calls",
+            "replies", "bytes>srv", "bytes>cli", "missing");
+    for (uint32_t id = 1; id <= n; id++) {
+        const struct ns_conn *c = ns_analyzer_conn(a, id);
+        char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[16];
+        ns_endpoint_str(&c->client, cl, sizeof cl);
+        ns_endpoint_str(&c->server, sv, sizeof sv);
+        snprintf(ids, sizeof ids, "c%u", c->id);
+        fprintf(o, "  %-5s %-4s %-28s %-28s %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "%s\n",
+                ids, c->transport == NS_TRANSPORT_UDP ? "udp" : "tcp", cl, sv, c->calls, c->replies,
+                c->bytes_to_server, c->bytes_to_client, c->missing_bytes, c->mid_stream ? "  (mid-stream)" : "");
+    }
+}
+
+static void section_ops(FILE *o, const struct ns_stats *st)
+{
+    struct op_row rows[NS_OPKEY_MAX];
+    size_t n = report_op_rows(st, rows, NS_OPKEY_MAX);
+    fprintf(o, "\nOperations (latency in microseconds; NFSv4 by main operation of the COMPOUND)\n");
+    if (!n) return;
+    fprintf(o, "  %-22s %8s %8s %8s %10s %10s %10s %10s %10s\n", "operation", "count", "in-cpd", "errors", "mean", "p50",
+            "p95", "p99", "max");
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_op_stats *s = rows[i].s;
+        const struct ns_latency *l = &s->latency;
+        if (l->count)
+            fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", rows[i].name,
+                    s->count, s->in_compounds, s->errors, us(l->sum_ns / l->count), us(ns_latency_percentile_ns(l, 0.50)),
+                    us(ns_latency_percentile_ns(l, 0.95)), us(ns_latency_percentile_ns(l, 0.99)), us(l->max_ns));
+        else
+            fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10s %10s %10s %10s %10s\n", rows[i].name, s->count,
+                    s->in_compounds, s->errors, "-", "-", "-", "-", "-");
+    }
+}
+
+static void section_status(FILE *o, const struct ns_stats *st)
+{
+    struct status_row rows[NS_STATUS_SLOTS];
+    size_t n = report_status_rows(st, rows, NS_STATUS_SLOTS);
+    fprintf(o, "\nNFS status\n");
+    for (size_t i = 0; i < n; i++) fprintf(o, "  %-36s %10" PRIu64 "\n", rows[i].name, rows[i].count);
+}
+
+static void line_if(FILE *o, const char *what, uint64_t v)
+{
+    if (v) fprintf(o, "  %-44s %" PRIu64 "\n", what, v);
+}
+
+static void section_skipped(FILE *o, const struct ns_stats *st)
+{
+    fprintf(o, "\nNot analysed\n");
+    uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
+                   st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
+                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments |
+                   st->ip_fragments_incomplete | st->rpc_calls_timed_out;
+    if (!any) { fputs("  nothing\n", o); return; }
+    line_if(o, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
+    line_if(o, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
+    line_if(o, "TCP gaps (bytes never captured)", st->tcp_gaps);
+    line_if(o, "TCP gap bytes", st->tcp_gap_bytes);
+    line_if(o, "RPC record resynchronisations", st->tcp_resyncs);
+    line_if(o, "RPC messages cut short by missing bytes", st->decode_truncated);
+    line_if(o, "RPC messages that did not decode", st->decode_invalid);
+    line_if(o, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
+    line_if(o, "IP datagrams missing fragments", st->ip_fragments_incomplete);
+    line_if(o, "evicted: flows (memory cap)", st->evicted_flows);
+    line_if(o, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
+    line_if(o, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
+    line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
+}
+
+void report_text(FILE *o, const ns_analyzer *a, const struct report_info *ri)
+{
+    const struct ns_stats *st = ns_analyzer_stats(a);
+    section_capture(o, st, ri);
+    section_rpc(o, st);
+    section_conns(o, a);
+    section_ops(o, st);
+    section_status(o, st);
+    section_skipped(o, st);
+}
