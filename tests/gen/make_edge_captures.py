@@ -1,0 +1,915 @@
+#!/usr/bin/python3
+"""Write the hand-made edge-case captures and their expected transaction logs.
+
+    make_edge_captures.py OUTDIR [NAME...]   write all (or the named) captures
+    make_edge_captures.py --list             print the capture names
+
+For every capture NAME this writes OUTDIR/NAME.pcap (or .pcapng),
+OUTDIR/NAME.expected.jsonl (doc/txn-log.md lines, restricted to the keys the
+generator can vouch for) and OUTDIR/NAME.meta.json (expected nfsscope exit
+status, whether tshark's view must match, every RPC message's frame/xid/type).
+See README.md for what each capture exercises.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import pcapwriter as pw                                     # noqa: E402
+from netbuild import Capture, TcpConnection, UdpFlow, hop_by_hop, dest_opts, Ext, \
+    IPPROTO_IPV6_FRAG                                      # noqa: E402
+from rpcbuild import *                                      # noqa: E402,F401,F403
+import rpcbuild as rb                                       # noqa: E402
+from scenario import Expect, RpcTcp, RpcUdp                 # noqa: E402
+
+C4, S4 = "10.77.0.1", "10.77.0.2"
+C4B = "10.77.1.1"
+C6, S6 = "fd77::1", "fd77::2"
+
+SCENARIOS = {}
+
+
+def scenario(fn):
+    SCENARIOS[fn.__name__] = fn
+    return fn
+
+
+class Xids:
+    def __init__(self, base):
+        self.n = base
+
+    def __call__(self):
+        self.n += 1
+        return self.n
+
+
+def pattern(n, seed=0):
+    """Deterministic payload bytes that never look like an RPC header."""
+    return bytes(((i * 31 + seed) % 251) | 0x01 for i in range(n))
+
+
+# ------------------------------------------------------------------ workloads
+
+ROOT, DIR, FILE = fh3(1), fh3(2), fh3(3)
+
+
+def v3_mix(x, cred=None):
+    """A representative NFSv3 exchange list: (call, reply) pairs."""
+    cred = cred or auth_sys()
+    A_DIR = fattr3(2, NF3DIR, 4096, 0o755)
+    A_FILE = fattr3(3, size=8192)
+    pairs = []
+
+    def add(name, args, status, body=b"", c=None):
+        call = rpc_call(x(), nfs3_call(name, args), cred=c or cred)
+        pairs.append((call, rpc_reply(call, nfs3_res(name, status, body))))
+
+    call = rpc_call(x(), nfs3_call("NULL"), cred=AUTH_NONE)
+    pairs.append((call, rpc_reply(call, nfs3_res("NULL"))))
+    add("FSINFO", nfs3_fsinfo_args(ROOT), "NFS3_OK", nfs3_fsinfo_res_ok(A_DIR))
+    add("GETATTR", nfs3_getattr_args(ROOT), "NFS3_OK", fattr3(1, NF3DIR, 4096, 0o755))
+    add("LOOKUP", nfs3_lookup_args(ROOT, "export"), "NFS3_OK",
+        nfs3_lookup_res_ok(DIR, A_DIR, fattr3(1, NF3DIR, 4096, 0o755)))
+    add("LOOKUP", nfs3_lookup_args(DIR, "missing.txt"), "NFS3ERR_NOENT",
+        nfs3_lookup_res_fail(A_DIR))
+    add("ACCESS", nfs3_access_args(DIR), "NFS3_OK", nfs3_access_res(A_DIR, 0x1F))
+    add("CREATE", nfs3_create_args(DIR, "data.bin", mode=1), "NFS3_OK",
+        nfs3_create_res_ok(FILE, fattr3(3), 4096, A_DIR))
+    add("WRITE", nfs3_write_args(FILE, 0, pattern(1000)), "NFS3_OK",
+        nfs3_write_res_ok(1000, UNSTABLE, before=0, after=fattr3(3, size=1000)))
+    add("COMMIT", nfs3_commit_args(FILE), "NFS3_OK", nfs3_commit_res_ok(after=fattr3(3, size=1000)))
+    add("READ", nfs3_read_args(FILE, 0, 1000), "NFS3_OK",
+        nfs3_read_res_ok(A_FILE, pattern(1000), eof=True))
+    add("READDIRPLUS", nfs3_readdirplus_args(DIR), "NFS3_OK",
+        nfs3_readdirplus_res_ok(A_DIR, [(2, ".", 1, A_DIR, DIR), (1, "..", 2, None, None),
+                                        (3, "data.bin", 3, A_FILE, FILE)]))
+    add("GETATTR", nfs3_getattr_args(fh3(99)), "NFS3ERR_STALE")
+    return pairs
+
+
+def v3_write_call(x, fh, off, size, cred=None, seed=0):
+    call = rpc_call(x(), nfs3_call("WRITE", nfs3_write_args(fh, off, pattern(size, seed))),
+                    cred=cred or auth_sys())
+    rep = rpc_reply(call, nfs3_res("WRITE", "NFS3_OK",
+                                   nfs3_write_res_ok(size, before=off, after=fattr3(3, size=off + size))))
+    return call, rep
+
+
+def v3_read_call(x, fh, off, size, cred=None, seed=0, eof=False):
+    call = rpc_call(x(), nfs3_call("READ", nfs3_read_args(fh, off, size)), cred=cred or auth_sys())
+    rep = rpc_reply(call, nfs3_res("READ", "NFS3_OK",
+                                   nfs3_read_res_ok(fattr3(3, size=1 << 20), pattern(size, seed), eof)))
+    return call, rep
+
+
+def tcp_v3_session(cap, exp, cport, caddr=C4, saddr=S4, x=None, cred=None, handshake=True,
+                   close=True, isn=(0x11000000, 0x22000000), **ckw):
+    c = TcpConnection(cap, caddr, cport, saddr, 2049, isn=isn, **ckw)
+    rt = RpcTcp(exp, c)
+    if handshake:
+        c.handshake()
+    for call, rep in v3_mix(x or Xids(0x1000), cred):
+        rt.exchange(call, rep)
+        c.ack(0)
+    if close:
+        c.close()
+    return c, rt
+
+
+# ------------------------------------------------------------------ TCP framing
+
+@scenario
+def tcp_multifrag_record(out):
+    """Records made of several fragments (RFC 5531 section 11): a 3-fragment
+    WRITE record whose fragment and segment boundaries differ, a 2-fragment
+    reply, a READ reply with one fragment per segment, small records in 2 and
+    4 fragments (every fragment at least as long as an RPC reply header)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x2000)
+    c = TcpConnection(cap, C4, 40010, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    call, rep = v3_write_call(x, FILE, 0, 3000)
+    t = rt.call(call, frags=[100, 1500])          # 3 fragments: 100, 1500, rest
+    c.flush(0, sizes=[60, 1000, 700])             # boundaries inside fragments/marks
+    rt.reply(t, rep, frags=[40])                  # 2 fragments
+    c.flush(1)
+    c.ack(0)
+    call, rep = v3_read_call(x, FILE, 0, 4000)
+    t = rt.call(call, frags=[60])
+    c.flush(0)
+    rt.reply(t, rep, frags=[1448 - 4, 1448 - 4])  # a fragment per segment
+    c.flush(1)
+    c.ack(0)
+    call = rpc_call(x(), nfs3_call("NULL"))
+    t = rt.call(call, frags=[24])
+    c.flush(0)
+    rt.reply(t, rpc_reply(call, nfs3_res("NULL")))
+    c.flush(1)
+    call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    t = rt.call(call, frags=[40, 30, 24])
+    c.flush(0)
+    rt.reply(t, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3, size=4000))),
+             frags=[28, 28, 28])
+    c.flush(1, sizes=[50])
+    # a 3-fragment record with each fragment in its own segment, and a
+    # 3-fragment reply spread over 3 segments at other offsets
+    call, rep = v3_write_call(x, FILE, 3000, 2500, seed=2)
+    t = rt.call(call, frags=[800, 900])
+    c.flush(0, cuts=[804, 804 + 904])
+    rt.reply(t, rep, frags=[50, 50])
+    c.flush(1, cuts=[30, 90])
+    c.close()
+    return exp
+
+
+@scenario
+def tcp_tiny_fragments(out):
+    """Record fragments smaller than an RPC header (8 bytes, 1 byte) and a
+    zero-length first fragment -- legal per RFC 5531, never sent by Linux.
+    tshark cannot reassemble these (it wants the RPC header in the first
+    fragment), so there is no tshark comparison."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x2100)
+    c = TcpConnection(cap, C4, 40011, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    call, rep = v3_read_call(x, FILE, 0, 4000)
+    t = rt.call(call, frags=[8, 8, 8, 8])         # 5 fragments in one segment
+    c.flush(0)
+    rt.reply(t, rep, frags=[1, 2, 3])
+    c.flush(1)
+    call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    t = rt.call(call, frags=[0, 44])              # empty first fragment
+    c.flush(0)
+    rt.reply(t, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3, size=4000))), frags=[4, 4])
+    c.flush(1)
+    call = rpc_call(x(), nfs3_call("NULL"))
+    t = rt.call(call, frags=[4] * 10)             # 10 fragments of 4 bytes
+    c.flush(0, mss=7)
+    rt.reply(t, rpc_reply(call, nfs3_res("NULL")), frags=[12, 0])   # empty last fragment
+    c.flush(1)
+    c.close()
+    exp.meta["tshark_compare"] = False
+    return exp
+
+
+@scenario
+def tcp_out_of_order(out):
+    """Segments delivered out of order, within one record and across records."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x3000)
+    c = TcpConnection(cap, C4, 40020, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    # one WRITE over 4 segments sent 0,2,1,3 and another sent 3,2,1,0
+    call, rep = v3_write_call(x, FILE, 0, 5000)
+    t = rt.call(call)
+    c.flush(0, order=[0, 2, 1, 3])
+    rt.reply(t, rep)
+    c.flush(1)
+    call, rep = v3_write_call(x, FILE, 5000, 5000, seed=3)
+    t = rt.call(call)
+    c.flush(0, order=[3, 2, 1, 0])
+    rt.reply(t, rep)
+    c.flush(1)
+    # two whole records, the second one's segment first (aligned to records)
+    c1, r1 = v3_read_call(x, FILE, 0, 200)
+    c2, r2 = v3_read_call(x, FILE, 200, 200, seed=1)
+    t1 = rt.call(c1)
+    t2 = rt.call(c2)
+    c.flush(0, cuts=[len(c1) + 4], order=[1, 0])
+    # replies: reply 2 then reply 1, reply 1's segment pair swapped
+    rt.reply(t2, r2)
+    c.flush(1)
+    rt.reply(t1, r1)
+    c.flush(1, cuts=[100], order=[1, 0])
+    c.ack(0)
+    c.close()
+    return exp
+
+
+@scenario
+def tcp_retrans_overlap(out):
+    """Exact retransmissions, retransmissions with different boundaries that
+    overlap earlier segments, and a duplicate of a whole record."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x4000)
+    c = TcpConnection(cap, C4, 40030, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    # exact retransmission of a complete call segment
+    call, rep = v3_read_call(x, FILE, 0, 512)
+    t = rt.call(call)
+    segs = c.flush(0)
+    a, b, _ = segs[0]
+    c.emit(0, a, b)                            # identical copy
+    rt.reply(t, rep)
+    c.flush(1)
+    # WRITE in 3 segments; then a retransmission covering the tail of segment 1
+    # and the head of segment 2 (new boundaries), and one overlapping everything
+    call, rep = v3_write_call(x, FILE, 0, 3500)
+    t = rt.call(call)
+    segs = c.flush(0)
+    (a0, b0, _), (a1, b1, _), (a2, b2, _) = segs
+    c.emit(0, a0 + 700, b1 - 300)
+    c.emit(0, a0 + 10, b2)
+    rt.reply(t, rep)
+    c.flush(1)
+    # a segment lost on the wire before the capture point is retransmitted
+    # later with a different boundary: the record completes at the retransmission
+    call, rep = v3_write_call(x, FILE, 3500, 2500, seed=5)
+    t = rt.call(call)
+    segs = c.flush(0, drop=(0,))
+    (a0, b0, _), (a1, b1, _) = segs
+    c.emit(0, a0, a0 + 900)
+    c.emit(0, a0 + 900, b1)                    # overlaps the already captured segment 2
+    rt.reply(t, rep)
+    c.flush(1)
+    # the reply sent twice (TCP retransmission of the whole reply segment)
+    call, rep = v3_read_call(x, FILE, 512, 100)
+    t = rt.call(call)
+    c.flush(0)
+    rt.reply(t, rep)
+    (a, b, _), = c.flush(1)
+    c.emit(1, a, b)
+    c.ack(0)
+    c.close()
+    return exp
+
+
+@scenario
+def tcp_loss_resync(out):
+    """A segment the capture missed while the receiver ACKs past it.  The loss
+    swallows one record entirely and the head of the next, so the analyzer must
+    find the following record mark by itself; later RPCs must all be found."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5000)
+    c = TcpConnection(cap, C4, 40040, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    call, rep = v3_read_call(x, FILE, 0, 300)
+    rt.exchange(call, rep)
+    # aligned loss: one whole call record lost (its reply becomes an orphan)
+    call, rep = v3_read_call(x, FILE, 300, 300)
+    t = rt.call(call)
+    c.flush(0, drop=(0,))
+    rt.reply(t, rep)
+    c.flush(1)                                  # server ACKs the lost bytes
+    # unaligned loss: records A (GETATTR), B (WRITE 2000), C (WRITE 3000),
+    # D (ACCESS), E (READ) written back to back; the lost segment covers all
+    # of B and the head of C (its record mark and RPC header included)
+    A = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    Bc, Br = v3_write_call(x, FILE, 0, 2000, seed=7)
+    Cc, Cr = v3_write_call(x, FILE, 2000, 3000, seed=9)
+    D = rpc_call(x(), nfs3_call("ACCESS", nfs3_access_args(FILE)), cred=auth_sys())
+    E, Er = v3_read_call(x, FILE, 0, 64)
+    tA, tB, tC, tD, tE = (rt.call(m) for m in (A, Bc, Cc, D, E))
+    lA, lB, lC = len(A) + 4, len(Bc) + 4, len(Cc) + 4
+    # segment 0: A; segment 1: B + first 600 bytes of C (lost); the server
+    # ACKs past the lost bytes; segment 2: C's data up to 1200 bytes before its
+    # end; segment 3: C's tail + D + E
+    o = c.stream(0).sent_upto
+    cuts = [o, o + lA, o + lA + lB + 600, o + lA + lB + lC - 1200, len(c.stream(0).buf)]
+    c.emit(0, cuts[0], cuts[1])
+    c.emit(0, cuts[1], cuts[2], drop=True)
+    c.ack(1)
+    c.emit(0, cuts[2], cuts[3])
+    c.emit(0, cuts[3], cuts[4])
+    rt.reply(tA, rpc_reply(A, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+    rt.reply(tB, Br)
+    rt.reply(tC, Cr)
+    rt.reply(tD, rpc_reply(D, nfs3_res("ACCESS", "NFS3_OK", nfs3_access_res(fattr3(3), 0x0F))))
+    rt.reply(tE, Er)
+    c.flush(1)
+    c.ack(0)
+    # more traffic after the resync point
+    for call, rep in v3_mix(x)[1:5]:
+        rt.exchange(call, rep)
+    c.close()
+    exp.meta["damaged"] = True
+    return exp
+
+
+@scenario
+def tcp_coalesce(out):
+    """Several RPC records in one segment (6 calls; replies packed into
+    600-byte segments, so records straddle segments), and one WRITE carried
+    by 30 small segments whose boundaries fall inside the RPC header."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x6000)
+    c = TcpConnection(cap, C4, 40050, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    pairs = v3_mix(x)
+    ts = [rt.call(call) for call, _ in pairs[:6]]
+    c.flush(0)                                  # 6 calls in one segment
+    for t, (_, rep) in zip(ts, pairs[:6]):
+        rt.reply(t, rep)
+    c.flush(1, mss=600)                         # replies packed into 600-byte segments
+    c.ack(0)
+    ts = [rt.call(call) for call, _ in pairs[6:]]
+    c.flush(0, mss=700)
+    for t, (_, rep) in zip(ts, pairs[6:]):
+        rt.reply(t, rep)
+    c.flush(1)                                  # all the replies in one segment
+    c.ack(0)
+    call, rep = v3_write_call(x, FILE, 0, 600, seed=11)
+    t = rt.call(call)
+    c.flush(0, sizes=[4] + [5] * 28)            # 4-byte mark alone, then 5-byte pieces
+    rt.reply(t, rep)
+    c.flush(1, sizes=[4, 8, 8, 8])
+    c.close()
+    return exp
+
+
+@scenario
+def tcp_split_recmark(out):
+    """The 4-byte record mark split across segments at each offset (1|3,
+    2|2, 3|1) in calls and replies, a call sent one byte per segment for its
+    first 40 bytes, and a record mark straddling the end of a segment that
+    holds a whole earlier record.  tshark cannot do this (packet-rpc.c gives up
+    on a record mark split across segments), so there is no tshark comparison."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x6100)
+    c = TcpConnection(cap, C4, 40051, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for k in (1, 2, 3):
+        call, rep = v3_read_call(x, FILE, k * 100, 100, seed=k)
+        t = rt.call(call)
+        c.flush(0, cuts=[k])
+        rt.reply(t, rep)
+        c.flush(1, cuts=[k, 4 + 24])            # reply: mark split and header split
+    call, rep = v3_write_call(x, FILE, 0, 200, seed=11)
+    t = rt.call(call)
+    c.flush(0, cuts=list(range(1, 41)))
+    rt.reply(t, rep)
+    c.flush(1)
+    for k in (1, 2, 3):
+        c1, r1 = v3_read_call(x, FILE, 0, 10)
+        c2, r2 = v3_read_call(x, FILE, 10, 10)
+        t1, t2 = rt.call(c1), rt.call(c2)
+        c.flush(0, cuts=[len(c1) + 4 + k])
+        rt.reply(t1, r1)
+        rt.reply(t2, r2)
+        c.flush(1, cuts=[len(r1) + 4 + k])
+    c.close()
+    exp.meta["tshark_compare"] = False
+    return exp
+
+
+@scenario
+def tcp_midstream(out):
+    """Capture starts in the middle of a connection: no handshake, the first
+    client segment begins inside a WRITE record, the first server segment with
+    the reply to a call never seen; everything afterwards must be found."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x7000)
+    c = TcpConnection(cap, C4, 40060, S4, isn=(0x7fffff00, 0xfffff000))   # seq wraps
+    rt = RpcTcp(exp, c)
+    # before capture: a READ call whose reply is the first captured packet,
+    # and a WRITE whose first segment is not captured
+    rc, rr = v3_read_call(x, FILE, 0, 1000)
+    tr = rt.call(rc)
+    c.flush(0, drop=(0,))
+    wc, wr = v3_write_call(x, FILE, 0, 4000)
+    tw = rt.call(wc)
+    rt.reply(tr, rr)
+    c.flush(1)                                  # frame 1: orphan READ reply
+    c.flush(0, drop=(0,))                       # WRITE: first segment missed
+    rt.reply(tw, wr)
+    c.flush(1)                                  # orphan WRITE reply
+    c.ack(0)
+    for call, rep in v3_mix(x)[1:]:
+        rt.exchange(call, rep)
+    c.close()
+    exp.meta["damaged"] = True
+    return exp
+
+
+@scenario
+def tcp_port_reuse(out):
+    """The same 4-tuple carries two TCP connections one after another (FIN,
+    then a new SYN).  XIDs restart in the second incarnation, so XID matching
+    must not pair a call of one incarnation with a reply of the other."""
+    cap = Capture()
+    exp = Expect(cap)
+    c = TcpConnection(cap, C4, 40070, S4, isn=(0x10000000, 0x20000000))
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    pairs = v3_mix(Xids(0x8000))
+    for call, rep in pairs[:4]:
+        rt.exchange(call, rep)
+    # last call of the first incarnation gets no reply before the close
+    lc, _ = v3_read_call(Xids(0x8100), FILE, 0, 10)
+    rt.call(lc)
+    c.flush(0)
+    c.close()
+    c.reopen((0x30000000, 0x40000000))
+    c.handshake()
+    # same xids again, different procedures
+    pairs2 = v3_mix(Xids(0x8000))
+    for call, rep in pairs2[5:10]:
+        rt.exchange(call, rep)
+    # and the xid of the unanswered call, now answered in this incarnation
+    lc2, lr2 = v3_read_call(Xids(0x8100), FILE, 512, 20)
+    rt.exchange(lc2, lr2)
+    c.close()
+    return exp
+
+
+# ------------------------------------------------------------------ L2/L3
+
+@scenario
+def ipv6_exthdr(out):
+    """NFSv3 over TCP/IPv6 with hop-by-hop + destination options headers on
+    every packet, and over UDP/IPv6 with an atomic fragment header (RFC 6946)
+    behind a hop-by-hop header."""
+    cap = Capture()
+    exp = Expect(cap)
+    tcp_v3_session(cap, exp, 40080, caddr=C6, saddr=S6, x=Xids(0x9000),
+                   exts=(hop_by_hop(), dest_opts()))
+    f = UdpFlow(cap, C6, 51012, S6, 2049,
+                exts=(hop_by_hop(), Ext(IPPROTO_IPV6_FRAG, frag_off=0, more=False, ident=0x77)))
+    ru = RpcUdp(exp, f)
+    for call, rep in v3_mix(Xids(0x9100))[:4]:
+        ru.exchange(call, rep)
+    return exp
+
+
+def _vlan(vlans, base):
+    cap = Capture(vlans=vlans)
+    exp = Expect(cap)
+    tcp_v3_session(cap, exp, 40090, x=Xids(base))
+    f = UdpFlow(cap, C4, 51023, S4)
+    ru = RpcUdp(exp, f)
+    for call, rep in v3_mix(Xids(base + 0x100))[:4]:
+        ru.exchange(call, rep)
+    return exp
+
+
+@scenario
+def vlan_8021q(out):
+    """Ethernet with one 802.1Q tag (VLAN 77, PCP 3)."""
+    return _vlan([(pw.ETH_P_8021Q, (3 << 13) | 77)], 0xa000)
+
+
+@scenario
+def vlan_qinq(out):
+    """QinQ: an 802.1ad S-tag (0x88a8, VLAN 100) over an 802.1Q C-tag (VLAN 20)."""
+    return _vlan([(pw.ETH_P_8021AD, 100), (pw.ETH_P_8021Q, 20)], 0xb000)
+
+
+@scenario
+def udp_ipfrag_read(out):
+    """NFSv3 over UDP with 32 KiB READs: each reply is an IPv4 datagram in 23
+    fragments (MTU 1500).  One train arrives in shuffled order, one
+    interleaved with another train, one reply loses a fragment (the call stays
+    unanswered) and its retransmitted call gets a complete reply."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0xc000)
+    f = UdpFlow(cap, C4, 50001, S4, mtu=1500)
+    ru = RpcUdp(exp, f)
+    call, rep = v3_read_call(x, FILE, 0, 32768)
+    ru.exchange(call, rep)
+    call, rep = v3_read_call(x, FILE, 32768, 32768, seed=1)
+    t = ru.call(call)
+    n = 23
+    ru.reply(t, rep, order=[0, 5, 1, 2, 22, 3, 4] + list(range(6, 22)))
+    call, rep = v3_read_call(x, FILE, 65536, 32768, seed=2)
+    t = ru.call(call)
+    ru.reply(t, rep, order=list(reversed(range(n))))
+    # a lost fragment: the reply never completes; the retransmission of the
+    # call (same xid) gets a complete reply
+    call, rep = v3_read_call(x, FILE, 98304, 32768, seed=3)
+    t = ru.call(call)
+    ru.reply(t, rep, drop=(7,))
+    ru.resend(t)
+    ru.reply(t, rep)
+    # a small NFSv3 GETATTR in between, fragmented on purpose into 8-byte pieces
+    call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    t = ru.call(call, frag_sizes=[48, 40, 24])
+    ru.reply(t, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+    exp.meta["tshark_note"] = "datagram with a lost fragment is invisible to tshark"
+    return exp
+
+
+def _linktype(linktype, base, **capkw):
+    cap = Capture(linktype=linktype, **capkw)
+    exp = Expect(cap)
+    tcp_v3_session(cap, exp, 40100, x=Xids(base))
+    f = UdpFlow(cap, C4, 51000, S4)
+    ru = RpcUdp(exp, f)
+    for call, rep in v3_mix(Xids(base + 0x100))[1:4]:
+        ru.exchange(call, rep)
+    tcp_v3_session(cap, exp, 40101, caddr=C6, saddr=S6, x=Xids(base + 0x200))
+    return exp
+
+
+@scenario
+def link_sll(out):
+    """LINKTYPE_LINUX_SLL (113), IPv4 and IPv6."""
+    return _linktype(pw.LINKTYPE_LINUX_SLL, 0xd000)
+
+
+@scenario
+def link_sll2(out):
+    """LINKTYPE_LINUX_SLL2 (276), IPv4 and IPv6."""
+    return _linktype(pw.LINKTYPE_LINUX_SLL2, 0xd100)
+
+
+@scenario
+def link_raw(out):
+    """LINKTYPE_RAW (101): packets start with the IP header."""
+    return _linktype(pw.LINKTYPE_RAW, 0xd200)
+
+
+@scenario
+def link_null(out):
+    """LINKTYPE_NULL (0): AF value in host (here little-endian) byte order."""
+    return _linktype(pw.LINKTYPE_NULL, 0xd300)
+
+
+@scenario
+def link_null_be(out):
+    """LINKTYPE_NULL (0) written by a big-endian host: AF value big-endian."""
+    return _linktype(pw.LINKTYPE_NULL, 0xd400, null_byteorder=">")
+
+
+@scenario
+def link_loop(out):
+    """LINKTYPE_LOOP (108): AF value in network byte order."""
+    return _linktype(pw.LINKTYPE_LOOP, 0xd500)
+
+
+# ------------------------------------------------------------------ RPC level
+
+@scenario
+def udp_retrans_dupreply(out):
+    """NFSv3 over UDP: a call sent twice with the same XID (sends=2, one
+    reply), a call answered twice (duplicate reply), a call sent three times,
+    and one never answered."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0xe000)
+    f = UdpFlow(cap, C4, 51002, S4)
+    ru = RpcUdp(exp, f)
+    call, rep = v3_read_call(x, FILE, 0, 512)
+    t = ru.call(call)
+    cap.tick(1_100_000_000)
+    ru.resend(t)
+    ru.reply(t, rep)
+    call, rep = v3_write_call(x, FILE, 0, 512)
+    t = ru.call(call)
+    ru.reply(t, rep)
+    ru.reply(t, rep)                    # duplicate reply
+    call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    t = ru.call(call)
+    cap.tick(1_100_000_000)
+    ru.resend(t)
+    cap.tick(2_200_000_000)
+    ru.resend(t)
+    ru.reply(t, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+    call = rpc_call(x(), nfs3_call("ACCESS", nfs3_access_args(FILE)), cred=auth_sys())
+    ru.call(call)                       # never answered
+    cap.tick(1_000_000)
+    for call, rep in v3_mix(x)[1:3]:
+        ru.exchange(call, rep)
+    return exp
+
+
+@scenario
+def gss_krb5(out):
+    """RPCSEC_GSS data calls: krb5 (service none), krb5i (args inside
+    rpc_gss_integ_data: seq_num + args, then checksum) and krb5p (opaque
+    rpc_gss_priv_data: only the RPC header is readable)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0xf000)
+    c = TcpConnection(cap, C4, 40110, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    seq = [100]
+
+    def gss(service):
+        seq[0] += 1
+        return rpcsec_gss(seq[0], service)
+
+    for service in ("none", "integrity", "privacy"):
+        call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=gss(service))
+        rt.exchange(call, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+        call = rpc_call(x(), nfs3_call("LOOKUP", nfs3_lookup_args(DIR, "nope")), cred=gss(service))
+        rt.exchange(call, rpc_reply(call, nfs3_res("LOOKUP", "NFS3ERR_NOENT",
+                                                   nfs3_lookup_res_fail(fattr3(2, NF3DIR)))))
+        call, rep = v3_write_call(x, FILE, 0, 3000, cred=gss(service))
+        rt.exchange(call, rep)
+        call, rep = v3_read_call(x, FILE, 0, 2000, cred=gss(service))
+        rt.exchange(call, rep)
+        c.ack(0)
+    # an NFSv4.1 COMPOUND under krb5i
+    sid = bytes.fromhex("77000000000000010000000100000001")
+    call = rpc_call(x(), compound([op_sequence(sid, 1, 0, 0), op_putrootfh(), op_getattr()]),
+                    cred=gss("integrity"))
+    rt.exchange(call, rpc_reply(call, compound_res([
+        res_sequence(sid, 1, 0, 0, 15), res_simple("PUTROOTFH"),
+        res_getattr(std_attrs(1, 4096, NF4DIR, 0o755))])))
+    c.close()
+    return exp
+
+
+@scenario
+def rpc_errors(out):
+    """Every accept_stat (SUCCESS, PROG_UNAVAIL, PROG_MISMATCH, PROC_UNAVAIL,
+    GARBAGE_ARGS, SYSTEM_ERR) and both denied replies (RPC_MISMATCH,
+    AUTH_ERROR), over TCP and UDP."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x10000)
+    c = TcpConnection(cap, C4, 40120, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    f = UdpFlow(cap, C4, 51003, S4)
+    ru = RpcUdp(exp, f)
+    for r in (rt, ru):
+        call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+        r.exchange(call, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+        # NFS_ACL v3 GETACL: program not offered
+        call = rpc_call(x(), proc_call(100227, 3, 1, nfs_fh3(FILE) + u32(0x0F)), cred=auth_sys())
+        r.exchange(call, rpc_reply(call, accept_stat="PROG_UNAVAIL"))
+        # NFSv4 COMPOUND to an NFSv3-only server
+        call = rpc_call(x(), compound([op_putrootfh(), op_getfh()], minor=0), cred=auth_sys())
+        r.exchange(call, rpc_reply(call, accept_stat="PROG_MISMATCH", mismatch=(3, 3)))
+        # NFSv3 procedure 22 does not exist
+        call = rpc_call(x(), proc_call(100003, 3, 22, nfs_fh3(FILE)), cred=auth_sys())
+        r.exchange(call, rpc_reply(call, accept_stat="PROC_UNAVAIL"))
+        call = rpc_call(x(), nfs3_call("READ", nfs3_read_args(FILE, 0, 100)), cred=auth_sys())
+        r.exchange(call, rpc_reply(call, accept_stat="GARBAGE_ARGS"))
+        call = rpc_call(x(), nfs3_call("WRITE", nfs3_write_args(FILE, 0, pattern(100))),
+                        cred=auth_sys())
+        r.exchange(call, rpc_reply(call, accept_stat="SYSTEM_ERR"))
+        call = rpc_call(x(), nfs3_call("FSINFO", nfs3_fsinfo_args(ROOT)), cred=auth_sys())
+        r.exchange(call, rpc_denied(call, "RPC_MISMATCH", mismatch=(2, 2)))
+        call = rpc_call(x(), nfs3_call("ACCESS", nfs3_access_args(FILE)), cred=AUTH_NONE)
+        r.exchange(call, rpc_denied(call, "AUTH_ERROR", auth_stat="AUTH_TOOWEAK"))
+        call = rpc_call(x(), nfs3_call("LOOKUP", nfs3_lookup_args(DIR, "x")),
+                        cred=rpcsec_gss(9, "integrity"))
+        r.exchange(call, rpc_denied(call, "AUTH_ERROR", auth_stat="RPCSEC_GSS_CTXPROBLEM"))
+    c.close()
+    return exp
+
+
+# ------------------------------------------------------------------ NFSv4.1
+
+SID = bytes.fromhex("5f7700000000a1b2000000010000000e")
+CLIENTID = 0x5f770000a1b20001
+
+
+@scenario
+def nfs41_session(out):
+    """NFSv4.1 life cycle on two connections: EXCHANGE_ID (SP4_MACH_CRED),
+    CREATE_SESSION (back channel on c1), RECLAIM_COMPLETE during grace
+    (NFS4ERR_GRACE), OPEN/READ/WRITE/READ_PLUS/CLOSE under SEQUENCE on several
+    slots, a SEQ_MISORDERED retry, a second connection that is refused
+    (CONN_NOT_BOUND_TO_SESSION) until BIND_CONN_TO_SESSION, a CB_COMPOUND
+    (CB_SEQUENCE + CB_RECALL) from the server on c1, DESTROY_SESSION."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x20000)
+    c = TcpConnection(cap, C4, 40130, S4, timestamps=True)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    cred = auth_sys(uid=0, gid=0, gids=())
+
+    def xc(ops, results, conn_rt=rt, minor=1):
+        call = rpc_call(x(), compound(ops, minor=minor), cred=cred)
+        return conn_rt.exchange(call, rpc_reply(call, compound_res(results)))
+
+    call = rpc_call(x(), nfs4_null(), cred=AUTH_NONE)
+    rt.exchange(call, rpc_reply(call, plain_res()))
+    xc([op_exchange_id(sp=SP4_MACH_CRED)], [res_exchange_id(CLIENTID, sp=SP4_MACH_CRED)])
+    xc([op_create_session(CLIENTID)], [res_create_session(SID)])
+    xc([op_sequence(SID, 1, 0, 0), op_reclaim_complete()],
+       [res_sequence(SID, 1, 0, 0, 15), res_simple("RECLAIM_COMPLETE", "NFS4ERR_GRACE")])
+    xc([op_sequence(SID, 2, 0, 0), op_putrootfh(), op_getfh(), op_getattr()],
+       [res_sequence(SID, 2, 0, 0, 15), res_simple("PUTROOTFH"), res_getfh(fh4(1)),
+        res_getattr(std_attrs(1, 4096, NF4DIR, 0o755))])
+    xc([op_sequence(SID, 3, 0, 0), op_putfh(fh4(1)), op_lookup("export"), op_access(),
+        op_getfh()],
+       [res_sequence(SID, 3, 0, 0, 15), res_simple("PUTFH"), res_simple("LOOKUP"),
+        res_access(), res_getfh(fh4(2))])
+    st = stateid4(1, b"open77000001")
+    xc([op_sequence(SID, 4, 0, 0), op_putfh(fh4(2)), op_open("f.dat", CLIENTID, create=True),
+        op_getfh()],
+       [res_sequence(SID, 4, 0, 0, 15), res_simple("PUTFH"), res_open(st), res_getfh(fh4(3))])
+    # two slots in flight, replies out of order
+    c1 = rpc_call(x(), compound([op_sequence(SID, 1, 1, 1), op_putfh(fh4(3)),
+                                 op_write(st, 0, pattern(2000))]), cred=cred)
+    c2 = rpc_call(x(), compound([op_sequence(SID, 5, 0, 1), op_putfh(fh4(3)),
+                                 op_read(st, 0, 1000)]), cred=cred)
+    t1, t2 = rt.call(c1), rt.call(c2)
+    c.flush(0)
+    rt.reply(t2, rpc_reply(c2, compound_res([res_sequence(SID, 5, 0, 1, 15), res_simple("PUTFH"),
+                                             res_read(pattern(1000), eof=False)])))
+    rt.reply(t1, rpc_reply(c1, compound_res([res_sequence(SID, 1, 1, 1, 15), res_simple("PUTFH"),
+                                             res_write(2000)])))
+    c.flush(1)
+    # misordered sequence id on slot 1
+    xc([op_sequence(SID, 3, 1, 1), op_putfh(fh4(3)), op_getattr()],
+       [res_sequence(SID, 3, 1, 1, 15, status="NFS4ERR_SEQ_MISORDERED")])
+    xc([op_sequence(SID, 6, 0, 0), op_putfh(fh4(3)), op_read_plus(st, 0, 65536)],
+       [res_sequence(SID, 6, 0, 0, 15), res_simple("PUTFH"),
+        res_read_plus([("data", 0, pattern(512)), ("hole", 512, 60000),
+                       ("data", 60512, pattern(100, 3))], eof=True)])
+    # second connection: refused until bound
+    c2c = TcpConnection(cap, C4, 40131, S4, isn=(0x51000000, 0x52000000), timestamps=True)
+    rt2 = RpcTcp(exp, c2c)
+    c2c.handshake()
+    xc([op_sequence(SID, 7, 0, 0), op_putfh(fh4(3)), op_getattr()],
+       [res_sequence(SID, 7, 0, 0, 15, status="NFS4ERR_CONN_NOT_BOUND_TO_SESSION")], conn_rt=rt2)
+    xc([op_bind_conn_to_session(SID, CDFC4_FORE_OR_BOTH)],
+       [res_bind_conn_to_session(SID, CDFS4_FORE)], conn_rt=rt2)
+    xc([op_sequence(SID, 7, 0, 0), op_putfh(fh4(3)), op_getattr()],
+       [res_sequence(SID, 7, 0, 0, 15), res_simple("PUTFH"), res_getattr(std_attrs(3, 2000))],
+       conn_rt=rt2)
+    # backchannel: server recalls a delegation on c1
+    cb = rpc_call(x() | 0x40000000, cb_compound([op_cb_sequence(SID, 1, 0, 0),
+                                                 op_cb_recall(stateid4(1, b"deleg7700001"), fh4(3))],
+                                                ident=1), cred=AUTH_NONE, backchannel=True)
+    rt.exchange(cb, rpc_reply(cb, cb_compound_res([res_cb_sequence(SID, 1, 0, 0, 0),
+                                                   res_simple("CB_RECALL")])))
+    xc([op_sequence(SID, 8, 0, 0), op_putfh(fh4(3)), op_close(st)],
+       [res_sequence(SID, 8, 0, 0, 15), res_simple("PUTFH"), res_close(stateid4(2, b"open77000001"))])
+    xc([op_destroy_session(SID)], [res_simple("DESTROY_SESSION")], conn_rt=rt2)
+    c.ack(0)
+    c2c.close()
+    c.close()
+    return exp
+
+
+@scenario
+def nfs40_compound(out):
+    """NFSv4.0 COMPOUNDs (minor 0, no SEQUENCE) and an NFSv4.2 one with an
+    EXCHANGE_ID (SP4_NONE), over UDP-free plain TCP."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x21000)
+    c = TcpConnection(cap, C4, 40140, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    cred = auth_sys()
+    call = rpc_call(x(), compound([op_putrootfh(), op_getfh(), op_getattr()], minor=0, tag=b"lookup root"),
+                    cred=cred)
+    rt.exchange(call, rpc_reply(call, compound_res([res_simple("PUTROOTFH"), res_getfh(fh4(1)),
+                                                    res_getattr(std_attrs(1, 4096, NF4DIR))],
+                                                   tag=b"lookup root")))
+    call = rpc_call(x(), compound([op_putfh(fh4(1)), op_lookup("gone")], minor=0), cred=cred)
+    rt.exchange(call, rpc_reply(call, compound_res([res_simple("PUTFH"),
+                                                    res_simple("LOOKUP", "NFS4ERR_NOENT")])))
+    call = rpc_call(x(), compound([op_exchange_id(owner=b"v42-client", sp=SP4_NONE)], minor=2),
+                    cred=cred)
+    rt.exchange(call, rpc_reply(call, compound_res([res_exchange_id(CLIENTID + 1)])))
+    c.close()
+    return exp
+
+
+# ------------------------------------------------------------------ file formats
+
+@scenario
+def pcapng_nsec(out):
+    """pcapng with nanosecond timestamps (if_tsresol 9): a NFSv3 TCP session
+    and NFSv4.1 traffic."""
+    cap = Capture(fmt="pcapng", nsec=True, step_ns=100_123)
+    exp = Expect(cap)
+    tcp_v3_session(cap, exp, 40150, x=Xids(0x22000))
+    return exp
+
+
+@scenario
+def pcap_nsec(out):
+    """Classic pcap with the nanosecond magic (0xa1b23c4d)."""
+    cap = Capture(nsec=True, step_ns=100_007)
+    exp = Expect(cap)
+    tcp_v3_session(cap, exp, 40160, x=Xids(0x23000))
+    return exp
+
+
+@scenario
+def snaplen_bigio(out):
+    """A `-s 200` capture of 256 KiB WRITEs and READs: the payload of most
+    segments is not captured, yet every record starts a segment, so every RPC
+    header and every reply status is inside the captured 200 bytes."""
+    cap = Capture(snaplen=200)
+    exp = Expect(cap)
+    x = Xids(0x24000)
+    c = TcpConnection(cap, C4, 40170, S4, mss=8948)        # jumbo frames
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for i in range(3):
+        call, rep = v3_write_call(x, FILE, i * 262144, 262144, seed=i)
+        rt.exchange(call, rep)
+        call, rep = v3_read_call(x, FILE, i * 262144, 262144, seed=i)
+        rt.exchange(call, rep)
+        c.ack(0)
+    call = rpc_call(x(), nfs3_call("COMMIT", nfs3_commit_args(FILE)), cred=auth_sys())
+    rt.exchange(call, rpc_reply(call, nfs3_res("COMMIT", "NFS3_OK", nfs3_commit_res_ok())))
+    c.close()
+    exp.meta["damaged"] = True
+    return exp
+
+
+@scenario
+def cut_midpacket(out):
+    """The file ends in the middle of the last packet (a READ reply): the
+    transactions before it are complete; the cut READ has no reply.  nfsscope
+    exits 2 (partial)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x25000)
+    c = TcpConnection(cap, C4, 40180, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for call, rep in v3_mix(x)[:6]:
+        rt.exchange(call, rep)
+    call, rep = v3_read_call(x, FILE, 0, 1000)
+    t = rt.call(call)
+    c.flush(0)
+    rt.reply(t, rep)
+    (a, b, frame), = c.flush(1)
+    # the last record in the file is cut 300 bytes before its end; the frame
+    # is not in the file as far as any reader is concerned
+    cap.cut = 300
+    c.stream(1).segs = [s for s in c.stream(1).segs if s[0] != frame]
+    exp.meta.update(nfsscope_exit=2, damaged=True, cut=True, frames=frame - 1)
+    return exp
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "--list":
+        print("\n".join(SCENARIOS))
+        return 0
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    outdir = argv[1]
+    names = argv[2:] or list(SCENARIOS)
+    os.makedirs(outdir, exist_ok=True)
+    for name in names:
+        exp = SCENARIOS[name](outdir)
+        ext = "pcapng" if exp.cap.writer.__class__.__name__ == "PcapngWriter" else "pcap"
+        path = exp.write(outdir, name, ext)
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
