@@ -30,6 +30,7 @@ void ns_latency_add(struct ns_latency *l, uint64_t ns)
     l->count++;
     l->sum_ns += ns;
     if (ns > l->max_ns) l->max_ns = ns;
+    if (l->count == 1 || ns < l->min_ns) l->min_ns = ns;
     l->bucket[bucket_of(ns)]++;
 }
 
@@ -47,6 +48,7 @@ uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p)
             uint64_t lo, w;
             bucket_range(b, &lo, &w);
             uint64_t mid = lo + w / 2;
+            if (mid < l->min_ns) mid = l->min_ns;
             return mid > l->max_ns ? l->max_ns : mid;
         }
     }

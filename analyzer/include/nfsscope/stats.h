@@ -36,13 +36,14 @@ struct ns_conn {
 #define NS_VERS_BIT(vers, minor) (1u << ((vers) == 4 ? 4 + ((minor) > 7 ? 7 : (minor)) : ((vers) & 3)))
 
 /* Latency summary, microseconds. Percentiles come from a log histogram with
- * 1/64-octave buckets (relative error about 1%); mean and max are exact. */
+ * 1/64-octave buckets: the nearest-rank bucket's midpoint, kept within
+ * [min, max], so within about 1%; mean, min and max are exact. */
 #define NS_LAT_SUB 64
 #define NS_LAT_BUCKETS (42 * NS_LAT_SUB)
 struct ns_latency {
     uint64_t count;
     uint64_t sum_ns;
-    uint64_t max_ns;
+    uint64_t min_ns, max_ns;
     uint32_t bucket[NS_LAT_BUCKETS];
 };
 uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p);
