@@ -4,6 +4,8 @@
 #   sudo samples/record.sh            # re-records every capture in samples/
 #   sudo samples/record.sh nfsv3-tcp  # only the named captures (see "all_captures")
 #   KEEP=1 sudo samples/record.sh     # keep the work dir (logs, configs) for debugging
+#   KEEP=1 HOLD=600 sudo samples/record.sh hold   # set up, then idle (debugging)
+#   OUT=DIR, WORK=DIR                  # where captures go / the scratch dir (removed)
 #
 # Everything happens in private network namespaces created here (nfsscope-srv,
 # nfsscope-cli, nfsscope-proxy) joined by veth pairs; no traffic leaves them.
@@ -32,11 +34,12 @@ PLUGINS=/usr/lib/x86_64-linux-gnu/ganesha
 YANFS_JAR=/usr/share/java/yanfs.jar
 RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)   # nobody:nogroup
 
-all_captures=(nfsv3-tcp nfsv40-tcp twin cooked nfsv3-udp nfsv41-proxy nfsv41-restart nfsv41-slots10)
+all_captures=(nfsv3-tcp nfsv40-tcp twin cooked nfsv3-udp nfsv3-udp-loss nfsv41-proxy nfsv41-restart nfsv41-slots10)
 if [ $# -gt 0 ]; then captures=("$@"); else captures=("${all_captures[@]}"); fi
 
 [ "$(id -u)" -eq 0 ] || { echo "record.sh: run as root" >&2; exit 1; }
-for t in ip nsenter unshare setpriv ganesha.nfsd rpcbind tcpdump tshark editcap \
+case $WORK in /*nfsscope*) ;; *) echo "record.sh: WORK must be an absolute path containing 'nfsscope' (it is deleted)" >&2; exit 1 ;; esac
+for t in ip nsenter unshare setpriv ganesha.nfsd rpcbind tcpdump tshark editcap nft openssl \
          nfs-ls nfs-cat nfs-cp javac java; do
     command -v "$t" >/dev/null || { echo "record.sh: missing $t" >&2; exit 1; }
 done
@@ -374,6 +377,33 @@ cap_nfsv3_udp() {
     mv "$WORK/nfsv3-udp.pcap" "$OUT/"
 }
 
+# The same YANFS workload with 2 % of the server's IPv4 packets (mostly reply
+# fragments) dropped by an nftables netdev egress rule on the server's veth end;
+# the capture on the client end shows incomplete datagrams and retransmitted
+# calls (rpc.dup). Loss is random, so re-recordings differ.
+cap_nfsv3_udp_loss() {
+    local u=nfs://$SRV4:2049v3um/export c
+    mkdir -p "$WORK/java"
+    [ -f "$WORK/java/YanfsDriver.class" ] || javac -d "$WORK/java" -cp "$YANFS_JAR" "$LAB/YanfsDriver.java"
+    chmod -R a+rX "$WORK/java"
+    ip netns exec $NS_SRV nft -f - <<NFT
+table netdev nfsscope_loss {
+    chain egress {
+        type filter hook egress device "nss-c" priority 0;
+        meta protocol ip numgen random mod 1000 < 20 counter drop
+    }
+}
+NFT
+    cap_start c $NS_CLI nsc-s "$WORK/nfsv3-udp-loss.pcap"
+    cli java -cp "$YANFS_JAR:$WORK/java" YanfsDriver \
+        "$u" udp200k.bin "$WORK/cli/upload200k.bin" upload200k.loss
+    cap_stop "$c"
+    ip netns exec $NS_SRV nft list table netdev nfsscope_loss | grep counter >&2 || true
+    ip netns exec $NS_SRV nft delete table netdev nfsscope_loss
+    cmp "$WORK/cli/upload200k.bin" "$WORK/export/upload200k.loss"
+    mv "$WORK/nfsv3-udp-loss.pcap" "$OUT/"
+}
+
 # Workload through the PROXY_V4 ganesha (libnfs NFSv3 to its front; it talks
 # NFSv4.1 to the server). $1 = tag for file names.
 proxy_workload() {
@@ -485,6 +515,7 @@ for cap in "${captures[@]}"; do
         twin) cap_twin ;;
         cooked) cap_cooked ;;
         nfsv3-udp) cap_nfsv3_udp ;;
+        nfsv3-udp-loss) cap_nfsv3_udp_loss ;;
         nfsv41-proxy) cap_nfsv41_proxy ;;
         nfsv41-restart) cap_nfsv41_restart ;;
         nfsv41-slots10) cap_nfsv41_slots10 ;;
