@@ -126,8 +126,10 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     bad = 0
-    for c in files:
-        errs = check(tshark, c, verbose)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1))) as pool:
+        results = list(pool.map(lambda c: check(tshark, c, verbose), files))
+    for c, errs in zip(files, results):
         if errs:
             bad += 1
             print("FAIL %s" % c)

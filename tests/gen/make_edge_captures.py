@@ -27,6 +27,7 @@ C4B = "10.77.1.1"
 C6, S6 = "fd77::1", "fd77::2"
 
 SCENARIOS = {}
+PCAPNG = {"pcapng_nsec"}          # scenarios that write pcapng
 
 
 def scenario(fn):
@@ -439,8 +440,10 @@ def tcp_midstream(out):
 @scenario
 def tcp_port_reuse(out):
     """The same 4-tuple carries two TCP connections one after another (FIN,
-    then a new SYN).  XIDs restart in the second incarnation, so XID matching
-    must not pair a call of one incarnation with a reply of the other."""
+    then a new SYN): two connections, c1 and c2.  XIDs restart in the second
+    incarnation, and the last call of the first one is never answered there but
+    its XID is reused (and answered) in the second: XID matching must not pair
+    a call of one incarnation with a reply of the other."""
     cap = Capture()
     exp = Expect(cap)
     c = TcpConnection(cap, C4, 40070, S4, isn=(0x10000000, 0x20000000))
@@ -895,8 +898,23 @@ def cut_midpacket(out):
 
 def main(argv):
     if len(argv) >= 2 and argv[1] == "--list":
-        print("\n".join(SCENARIOS))
+        # file names; pcapng for the scenarios that write pcapng
+        for name in SCENARIOS:
+            print(name + (".pcapng" if name in PCAPNG else ".pcap"))
         return 0
+    if len(argv) >= 3 and argv[1] == "--same-as":
+        # determinism: regenerate into a temporary directory, compare bytes
+        import filecmp
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in SCENARIOS:
+                SCENARIOS[name](tmp).write(tmp, name, "pcapng" if name in PCAPNG else "pcap")
+            files = sorted(os.listdir(tmp))
+            _, mismatch, errors = filecmp.cmpfiles(argv[2], tmp, files, shallow=False)
+        for f in mismatch + errors:
+            print("differs or missing: %s" % f)
+        print("%d files compared, %d differ" % (len(files), len(mismatch) + len(errors)))
+        return 1 if mismatch or errors else 0
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -905,7 +923,8 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     for name in names:
         exp = SCENARIOS[name](outdir)
-        ext = "pcapng" if exp.cap.writer.__class__.__name__ == "PcapngWriter" else "pcap"
+        ext = "pcapng" if name in PCAPNG else "pcap"
+        assert (exp.cap.writer.__class__.__name__ == "PcapngWriter") == (ext == "pcapng")
         path = exp.write(outdir, name, ext)
         print(path)
     return 0

@@ -351,8 +351,10 @@ class TcpConnection:
 
     # -- identity
     def key(self):
+        """Connection identity: the 4-tuple and the incarnation (a new SYN
+        after FIN on the same 4-tuple is a new connection, with a new id)."""
         (ca, cp), (sa, sp) = self.addr
-        return ("tcp", ca, cp, sa, sp)
+        return ("tcp", ca, cp, sa, sp, self.incarnation)
 
     @property
     def conn(self):

@@ -49,6 +49,7 @@ class FrameRef:
 class Txn:
     def __init__(self, exp, flow, transport, call, order):
         self.exp, self.flow, self.transport = exp, flow, transport
+        self.flow_key = flow.key()     # fixed now: a TCP 4-tuple may be reused later
         self.call = call
         self.call_refs = []        # one per transmission
         self.reply = None
@@ -87,7 +88,7 @@ class Expect:
             rf = min(reply_frames) if reply_frames else None
             if cf is None and rf is None:
                 continue
-            rec = {"call_frame": cf, "reply_frame": rf, "conn": self.cap.conns[t.flow.key()],
+            rec = {"call_frame": cf, "reply_frame": rf, "conn": self.cap.conns[t.flow_key],
                    "transport": t.transport,
                    "xid": t.xid}
             if cf is not None:

@@ -1,0 +1,62 @@
+# Hand-made edge-case captures from tests/gen (see tests/gen/README.md).
+#   e2e.gen.make           write every capture + NAME.expected.jsonl + NAME.meta.json
+#                          into ${CMAKE_BINARY_DIR}/gen (fixture `gen`)
+#   e2e.gen.deterministic  a second run writes byte-identical files
+#   e2e.gen.tshark_clean   tshark reads every capture without malformed frames or
+#                          error-level expert items and agrees with the generator's
+#                          RPC messages (skipped without tshark)
+#   e2e.gen.<name>         nfsscope's --txn-log matches NAME.expected.jsonl
+# The capture list comes from `make_edge_captures.py --list` at configure time.
+
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  message(STATUS "generated captures: no Python 3 interpreter, tests not registered")
+  return()
+endif()
+
+set(_gen_dir ${PROJECT_SOURCE_DIR}/tests/gen)
+set(_gen_out ${CMAKE_BINARY_DIR}/gen)
+set(_gen_make ${_gen_dir}/make_edge_captures.py)
+
+execute_process(COMMAND ${Python3_EXECUTABLE} ${_gen_make} --list
+                OUTPUT_VARIABLE _gen_list RESULT_VARIABLE _gen_rc
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT _gen_rc EQUAL 0)
+  message(WARNING "generated captures: `make_edge_captures.py --list` failed (${_gen_rc})")
+  return()
+endif()
+string(REPLACE "\n" ";" _gen_files "${_gen_list}")
+# re-run cmake when the generator changes (the capture list may change)
+file(GLOB _gen_sources CONFIGURE_DEPENDS ${_gen_dir}/*.py)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_gen_sources})
+
+add_test(NAME e2e.gen.make
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${_gen_make} ${_gen_out})
+set_tests_properties(e2e.gen.make PROPERTIES FIXTURES_SETUP gen TIMEOUT 300 LABELS "e2e;gen")
+
+add_test(NAME e2e.gen.deterministic
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${_gen_make} --same-as ${_gen_out})
+set_tests_properties(e2e.gen.deterministic PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 300
+                     LABELS "e2e;gen")
+
+set(_gen_paths "")
+foreach(_f ${_gen_files})
+  list(APPEND _gen_paths ${_gen_out}/${_f})
+endforeach()
+add_test(NAME e2e.gen.tshark_clean
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${_gen_dir}/check_tshark_clean.py ${_gen_paths})
+set_tests_properties(e2e.gen.tshark_clean PROPERTIES FIXTURES_REQUIRED gen SKIP_RETURN_CODE 77
+                     TIMEOUT 600 LABELS "e2e;gen;tshark")
+
+foreach(_f ${_gen_files})
+  string(REGEX REPLACE "\\.(pcap|pcapng)$" "" _name "${_f}")
+  add_test(NAME e2e.gen.${_name}
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_expected.py
+                   $<TARGET_FILE:nfsscope> ${_gen_out}/${_f} ${_gen_out}/${_name}.expected.jsonl)
+  set_tests_properties(e2e.gen.${_name} PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120
+                       LABELS "e2e;gen")
+endforeach()
