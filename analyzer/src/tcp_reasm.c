@@ -71,7 +71,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
      * be filled in time; call it lost and make room. */
     while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX ||
                       c->mc->used[MEM_REASSEMBLY] + caplen + sizeof(struct tcp_seg) > c->mc->cap[MEM_REASSEMBLY])) {
-        c->st->evicted_ooo_bytes += caplen;
+        c->st->evicted_ooo_bytes += (uint32_t)seq_diff(d->ooo->seq, d->next_seq);
         skip_to(c, d, dir, d->ooo->seq);
         if (seq_diff(seq, d->next_seq) <= 0) break;
     }
@@ -93,8 +93,17 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         if (!s) memcap_give(c->mc, MEM_REASSEMBLY, need);
     }
     if (!s) {
-        c->st->evicted_ooo_bytes += caplen;
-        return; /* becomes a gap when the stream moves past it */
+        if (d->ooo) { /* allocation failed with a queue to wait on: drop this one */
+            c->st->evicted_ooo_bytes += caplen;
+            return;
+        }
+        /* Nothing queued and no room to queue: waiting would stall the
+         * direction for good, so the missing bytes are lost now. */
+        c->st->evicted_ooo_bytes += (uint32_t)rel;
+        skip_to(c, d, dir, seq);
+        deliver(c, dir, p, caplen, len);
+        d->next_seq = seq + len;
+        return;
     }
     s->seq = seq;
     s->len = len;

@@ -29,7 +29,7 @@ struct tcp_dir {
 
 struct tcp_reasm_stats {
     uint64_t segments, out_of_order, retransmitted, gaps, gap_bytes, truncated_bytes;
-    uint64_t evicted_ooo_bytes;
+    uint64_t evicted_ooo_bytes; /* bytes given up early because a cap left no room to wait */
 };
 
 struct tcp_ctx {
