@@ -1,0 +1,484 @@
+/* TCP reassembly: the byte stream handed to the consumer (data and holes,
+ * with their kinds) for every arrival order, overlap, loss and cap case.
+ * Expected streams are written from TCP's sequence space (RFC 9293 §3.4):
+ * the SYN takes one number, data starts at ISN+1, arithmetic is mod 2^32. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "tcp_reasm.h"
+
+#define MAXS (5u << 20)
+#define MAXEV 4096
+
+/* What the consumer saw: per stream byte its kind, and the bytes. */
+struct rec {
+    uint8_t *bytes, *kind;
+    uint32_t n;
+    struct { uint8_t kind; uint32_t len; } ev[MAXEV];
+    uint32_t nev;
+};
+
+static void on_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind)
+{
+    struct rec *r = ctx;
+    (void)dir;
+    CHECK(len > 0); /* empty deliveries are never expected */
+    if (r->n + len > MAXS) abort();
+    CHECK((data != NULL) == (kind == TCP_DATA));
+    if (data) memcpy(r->bytes + r->n, data, len);
+    memset(r->kind + r->n, kind, len);
+    r->n += len;
+    if (r->nev && r->ev[r->nev - 1].kind == kind && kind != TCP_DATA) r->ev[r->nev - 1].len += len;
+    else if (r->nev < MAXEV) { r->ev[r->nev].kind = (uint8_t)kind; r->ev[r->nev].len = len; r->nev++; }
+}
+
+static uint8_t *src; /* stream byte i (relative to ISN+1) is src[i] */
+
+struct conn {
+    struct memcap mc;
+    struct tcp_reasm_stats st;
+    struct tcp_ctx c;
+    struct tcp_dir d[2];
+    struct rec r;
+    uint32_t isn;
+};
+
+static void conn_init(struct conn *k, uint64_t memtotal, uint32_t isn)
+{
+    static uint8_t bytes[MAXS], kind[MAXS];
+    memset(k, 0, sizeof *k);
+    memcap_init(&k->mc, memtotal);
+    k->c = (struct tcp_ctx){&k->mc, &k->st, on_bytes, &k->r};
+    k->r.bytes = bytes;
+    k->r.kind = kind;
+    k->isn = isn;
+}
+
+static void syn(struct conn *k)
+{
+    struct tcp_segment_in s = {k->isn, 0, TH_SYN, NULL, 0, 0};
+    tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
+    struct tcp_segment_in sa = {7777, k->isn + 1, TH_SYN | TH_ACK, NULL, 0, 0};
+    tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &sa);
+}
+
+/* Client data covering stream bytes [off, off+len), caplen of them captured. */
+static void data(struct conn *k, uint32_t off, uint32_t len, uint32_t caplen)
+{
+    struct tcp_segment_in s = {k->isn + 1 + off, 7778, TH_ACK, src + off, caplen, len};
+    tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
+}
+
+/* Server pure ACK: it received client stream bytes [0, upto). */
+static void ack(struct conn *k, uint32_t upto)
+{
+    struct tcp_segment_in s = {7778, k->isn + 1 + upto, TH_ACK, NULL, 0, 0};
+    tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &s);
+}
+
+/* The stream is src[0..n) all captured. */
+static int stream_is_data(const struct rec *r, uint32_t n)
+{
+    if (r->n != n) return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (r->kind[i] != TCP_DATA || r->bytes[i] != src[i]) return 0;
+    return 1;
+}
+
+/* Bytes [from, to) have this kind (and are src's bytes if data). */
+static int range_is(const struct rec *r, uint32_t from, uint32_t to, int kind)
+{
+    if (to > r->n) return 0;
+    for (uint32_t i = from; i < to; i++) {
+        if (r->kind[i] != kind) return 0;
+        if (kind == TCP_DATA && r->bytes[i] != src[i]) return 0;
+    }
+    return 1;
+}
+
+static void test_in_order(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 1000);
+    syn(&k);
+    CHECK_EQ_U(k.d[0].next_seq, 1001); /* the SYN consumed 1000 */
+    data(&k, 0, 100, 100);
+    data(&k, 100, 150, 150);
+    data(&k, 250, 150, 150);
+    CHECK(stream_is_data(&k.r, 400));
+    CHECK_EQ_U(k.r.nev, 3);
+    CHECK_EQ_U(k.r.ev[0].len, 100);
+    CHECK_EQ_U(k.r.ev[1].len, 150);
+    CHECK_EQ_U(k.r.ev[2].len, 150);
+    CHECK_EQ_U(k.st.segments, 5);
+    CHECK_EQ_U(k.st.out_of_order, 0);
+    CHECK_EQ_U(k.st.retransmitted, 0);
+    CHECK_EQ_U(k.st.gaps, 0);
+    CHECK_EQ_U(k.d[0].next_seq, 1401);
+    tcp_reasm_flush(&k.c, &k.d[0], 0);
+    CHECK_EQ_U(k.r.n, 400);
+}
+
+/* Four segments of different sizes in all 24 orders: always the same stream. */
+static void test_permutations(void)
+{
+    static const uint32_t off[4] = {0, 100, 130, 400}, len[4] = {100, 30, 270, 55};
+    int perms = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 4; c++)
+                for (int d = 0; d < 4; d++) {
+                    if (a == b || a == c || a == d || b == c || b == d || c == d) continue;
+                    int order[4] = {a, b, c, d};
+                    struct conn k;
+                    conn_init(&k, 64u << 20, 0x12345678);
+                    syn(&k);
+                    /* hand count: a segment is out of order when it arrives
+                     * before all the bytes in front of it */
+                    unsigned ooo = 0, seen = 0;
+                    for (int i = 0; i < 4; i++) {
+                        int s = order[i];
+                        if ((seen & ((1u << s) - 1)) != ((1u << s) - 1)) ooo++;
+                        seen |= 1u << s;
+                        data(&k, off[s], len[s], len[s]);
+                    }
+                    CHECK(stream_is_data(&k.r, 455));
+                    CHECK_EQ_U(k.st.out_of_order, ooo);
+                    CHECK_EQ_U(k.st.gaps, 0);
+                    CHECK_EQ_U(k.st.retransmitted, 0);
+                    CHECK(k.d[0].ooo == NULL);
+                    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+                    perms++;
+                }
+    CHECK_EQ_U(perms, 24);
+}
+
+static void test_retransmission(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 5);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    data(&k, 0, 100, 100);     /* exact copy */
+    data(&k, 100, 100, 100);
+    data(&k, 0, 100, 100);     /* late copy */
+    CHECK(stream_is_data(&k.r, 200));
+    CHECK_EQ_U(k.st.retransmitted, 2);
+
+    /* Different boundaries: [50,150) adds nothing, [150,300) straddles
+     * next_seq (200) and adds [200,300) only. */
+    conn_init(&k, 64u << 20, 5);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    data(&k, 100, 100, 100);
+    data(&k, 50, 100, 100);
+    CHECK_EQ_U(k.r.n, 200);
+    data(&k, 150, 150, 150);
+    CHECK(stream_is_data(&k.r, 300));
+    CHECK_EQ_U(k.r.nev, 3);
+    CHECK_EQ_U(k.r.ev[2].len, 100);
+    CHECK_EQ_U(k.st.retransmitted, 2);
+    CHECK_EQ_U(k.d[0].next_seq, 5 + 1 + 300);
+
+    /* Overlapping out-of-order copies, then the straddling one fills and
+     * releases them: [200,300) and [250,350) wait; [0,220) arrives. */
+    conn_init(&k, 64u << 20, 5);
+    syn(&k);
+    data(&k, 200, 100, 100);
+    data(&k, 250, 100, 100);
+    data(&k, 0, 100, 100);
+    CHECK(stream_is_data(&k.r, 100));
+    data(&k, 90, 130, 130);    /* [90,220): 10 old bytes, 120 new */
+    CHECK(stream_is_data(&k.r, 350));
+    CHECK(k.d[0].ooo == NULL);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+/* A segment the capture missed but the receiver acknowledged. */
+static void test_acked_loss(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    /* [100,200) lost */
+    data(&k, 200, 100, 100);
+    CHECK_EQ_U(k.r.n, 100);
+    ack(&k, 150);               /* acks part of the lost bytes, not the queued ones */
+    CHECK_EQ_U(k.r.n, 100);
+    ack(&k, 300);               /* the receiver has everything: [100,200) is lost for good */
+    CHECK_EQ_U(k.r.n, 300);
+    CHECK(range_is(&k.r, 0, 100, TCP_DATA));
+    CHECK(range_is(&k.r, 100, 200, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 200, 300, TCP_DATA));
+    CHECK_EQ_U(k.r.nev, 3);
+    CHECK_EQ_U(k.r.ev[1].kind, TCP_HOLE_GAP);
+    CHECK_EQ_U(k.r.ev[1].len, 100);
+    CHECK_EQ_U(k.st.gaps, 1);
+    CHECK_EQ_U(k.st.gap_bytes, 100);
+    data(&k, 300, 50, 50);      /* later data continues in order */
+    CHECK(range_is(&k.r, 300, 350, TCP_DATA));
+    CHECK_EQ_U(k.r.n, 350);
+
+    /* An ACK exactly at the queued segment's start also proves the loss. */
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    data(&k, 200, 100, 100);
+    ack(&k, 200);
+    CHECK_EQ_U(k.r.n, 300);
+    CHECK(range_is(&k.r, 100, 200, TCP_HOLE_GAP));
+}
+
+static void test_flush_fills(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    data(&k, 400, 100, 100);
+    data(&k, 200, 100, 100);
+    CHECK_EQ_U(k.r.n, 100);
+    tcp_reasm_flush(&k.c, &k.d[0], 0);
+    CHECK_EQ_U(k.r.n, 500);
+    CHECK(range_is(&k.r, 0, 100, TCP_DATA));
+    CHECK(range_is(&k.r, 100, 200, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 200, 300, TCP_DATA));
+    CHECK(range_is(&k.r, 300, 400, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 400, 500, TCP_DATA));
+    CHECK_EQ_U(k.r.nev, 5);
+    CHECK_EQ_U(k.st.gaps, 2);
+    CHECK_EQ_U(k.st.gap_bytes, 200);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+/* Snaplen: caplen < len gives the captured bytes then a truncation hole. */
+static void test_truncated(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 0, 1448, 100);
+    data(&k, 2896, 1448, 100);  /* out of order, truncated */
+    data(&k, 1448, 1448, 0);    /* nothing captured */
+    CHECK_EQ_U(k.r.n, 3 * 1448);
+    CHECK(range_is(&k.r, 0, 100, TCP_DATA));
+    CHECK(range_is(&k.r, 100, 1448, TCP_HOLE_TRUNCATED));
+    CHECK(range_is(&k.r, 1448, 2896, TCP_HOLE_TRUNCATED));
+    CHECK(range_is(&k.r, 2896, 2996, TCP_DATA));
+    CHECK(range_is(&k.r, 2996, 4344, TCP_HOLE_TRUNCATED));
+    CHECK_EQ_U(k.st.truncated_bytes, 1348 + 1448 + 1348);
+    CHECK_EQ_U(k.st.gaps, 0);
+    /* a retransmission straddling next_seq, truncated inside the old part */
+    data(&k, 4300, 100, 20);    /* [4300,4400): 44 old, 56 new; captured 20 are all old */
+    CHECK_EQ_U(k.r.n, 4400);
+    CHECK(range_is(&k.r, 4344, 4400, TCP_HOLE_TRUNCATED));
+    data(&k, 4390, 30, 30);     /* 10 old, 20 new captured */
+    CHECK(range_is(&k.r, 4400, 4420, TCP_DATA));
+}
+
+/* Sequence numbers wrap: ISN 2^32-100, data crosses 2^32, also out of order. */
+static void test_wraparound(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0xffffff9cu);
+    syn(&k);
+    CHECK_EQ_U(k.d[0].next_seq, 0xffffff9du);
+    data(&k, 0, 60, 60);        /* 0xffffff9d..0xffffffd9 */
+    data(&k, 160, 100, 100);    /* after the wrap: seq 0x3d */
+    data(&k, 60, 100, 100);     /* crosses 2^32 */
+    CHECK(stream_is_data(&k.r, 260));
+    CHECK_EQ_U(k.d[0].next_seq, 0xffffff9du + 260u);
+    CHECK_EQ_U(k.d[0].next_seq, 0xa1);
+    data(&k, 30, 40, 40);       /* old bytes from before the wrap: a retransmission */
+    CHECK_EQ_U(k.r.n, 260);
+    CHECK_EQ_U(k.st.retransmitted, 1);
+    /* a loss across the wrap, filled at flush */
+    conn_init(&k, 64u << 20, 0xffffff9cu);
+    syn(&k);
+    data(&k, 0, 50, 50);
+    data(&k, 150, 50, 50);
+    data(&k, 250, 50, 50);
+    data(&k, 200, 50, 50);
+    tcp_reasm_flush(&k.c, &k.d[0], 0);
+    CHECK_EQ_U(k.r.n, 300);
+    CHECK(range_is(&k.r, 50, 150, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 150, 300, TCP_DATA));
+}
+
+static void test_syn(void)
+{
+    /* A SYN carrying data (TCP Fast Open): data starts at ISN+1. */
+    struct conn k;
+    conn_init(&k, 64u << 20, 4000);
+    struct tcp_segment_in s = {4000, 0, TH_SYN, src, 30, 30};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
+    CHECK(stream_is_data(&k.r, 30));
+    CHECK_EQ_U(k.d[0].next_seq, 4031);
+    CHECK(k.d[0].syn_seen);
+    CHECK_EQ_U(k.d[0].isn, 4000);
+    data(&k, 30, 10, 10);
+    CHECK(stream_is_data(&k.r, 40));
+
+    /* A retransmitted SYN before any data changes nothing. */
+    conn_init(&k, 64u << 20, 4000);
+    syn(&k);
+    syn(&k);
+    data(&k, 0, 10, 10);
+    CHECK(stream_is_data(&k.r, 10));
+    /* FIN is noted, takes no data */
+    struct tcp_segment_in f = {4000 + 1 + 10, 7778, TH_FIN | TH_ACK, NULL, 0, 0};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &f);
+    CHECK(k.d[0].fin_seen);
+    CHECK_EQ_U(k.r.n, 10);
+}
+
+/* Without a handshake the first segment seen starts the stream. */
+static void test_mid_stream(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    struct tcp_segment_in s = {5000, 1, TH_ACK, src, 100, 100};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
+    CHECK(stream_is_data(&k.r, 100));
+    CHECK(!k.d[0].syn_seen);
+    CHECK_EQ_U(k.d[0].next_seq, 5100);
+    struct tcp_segment_in old = {4900, 1, TH_ACK, src, 100, 100};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &old);
+    CHECK_EQ_U(k.r.n, 100);
+    struct tcp_segment_in next = {5100, 1, TH_ACK, src + 100, 50, 50};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &next);
+    CHECK(stream_is_data(&k.r, 150));
+    /* a pure ACK from the peer before the peer ever sent data */
+    struct tcp_segment_in a = {9000, 5150, TH_ACK, NULL, 0, 0};
+    tcp_reasm_segment(&k.c, &k.d[1], 1, &k.d[0], &a);
+    CHECK_EQ_U(k.r.n, 150);
+    CHECK_EQ_U(k.st.gaps, 0);
+}
+
+/* 4 MiB of out-of-order data per direction: the next segment declares the
+ * first gap lost, releasing the queue. */
+static void test_ooo_cap(void)
+{
+    struct conn k;
+    conn_init(&k, 256u << 20, 0);
+    syn(&k);
+    /* [0,1000) lost; 64 segments of 64 KiB fill the 4 MiB queue exactly */
+    for (uint32_t i = 0; i < 64; i++) data(&k, 1000 + i * 65536, 65536, 65536);
+    CHECK_EQ_U(k.r.n, 0);
+    CHECK_EQ_U(k.d[0].ooo_bytes, 4u << 20);
+    CHECK_EQ_U(k.d[0].ooo_count, 64);
+    /* one more does not fit */
+    data(&k, 1000 + (4u << 20), 65536, 65536);
+    uint32_t total = 1000 + (4u << 20) + 65536;
+    CHECK_EQ_U(k.r.n, total);
+    CHECK(range_is(&k.r, 0, 1000, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 1000, total, TCP_DATA));
+    CHECK_EQ_U(k.st.gaps, 1);
+    CHECK_EQ_U(k.st.gap_bytes, 1000);
+    /* the cap gave up the 1000 missing bytes early */
+    CHECK_EQ_U(k.st.evicted_ooo_bytes, 1000);
+    CHECK_EQ_U(k.d[0].ooo_bytes, 0);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+
+    /* A queue of several islands: only as many gaps as needed are given up. */
+    conn_init(&k, 256u << 20, 0);
+    syn(&k);
+    for (uint32_t i = 0; i < 32; i++) data(&k, 1000 + i * 65536, 65536, 65536);     /* island A */
+    for (uint32_t i = 0; i < 32; i++) data(&k, 3000000 + i * 65536, 65536, 65536);  /* island B */
+    CHECK_EQ_U(k.d[0].ooo_bytes, 4u << 20);
+    data(&k, 6000000, 100, 100);  /* over the cap by 100 bytes: island A goes */
+    uint32_t a_end = 1000 + 32 * 65536;
+    CHECK_EQ_U(k.r.n, a_end);
+    CHECK(range_is(&k.r, 0, 1000, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 1000, a_end, TCP_DATA));
+    CHECK_EQ_U(k.d[0].ooo_bytes, (2u << 20) + 100);
+    CHECK_EQ_U(k.st.evicted_ooo_bytes, 1000);
+    tcp_reasm_release(&k.c, &k.d[0]);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+    CHECK_EQ_U(k.mc.total_used, 0);
+}
+
+/* A memcap too small for any queued segment: no crash, the bytes that could
+ * not wait are counted, and the stream keeps moving. */
+static void test_tiny_memcap(void)
+{
+    struct conn k;
+    conn_init(&k, 100, 0); /* reassembly pool: 35 bytes */
+    syn(&k);
+    data(&k, 0, 100, 100);
+    /* [100,200) lost or late */
+    data(&k, 200, 100, 100);   /* cannot be queued */
+    data(&k, 300, 100, 100);
+    data(&k, 100, 100, 100);   /* the late copy */
+    data(&k, 400, 100, 100);
+    tcp_reasm_flush(&k.c, &k.d[0], 0);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+    /* Waiting for [100,200) needs memory there is none of: it is given up
+     * when [200,300) arrives; everything after it is delivered. */
+    CHECK_EQ_U(k.r.n, 500);
+    CHECK(range_is(&k.r, 0, 100, TCP_DATA));
+    CHECK(range_is(&k.r, 100, 200, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 200, 500, TCP_DATA));
+    CHECK_EQ_U(k.st.evicted_ooo_bytes, 100);
+    CHECK_EQ_U(k.st.gaps, 1);
+
+    /* Heavy reordering under a zero cap never crashes and accounts for every byte. */
+    conn_init(&k, 0, 0);
+    syn(&k);
+    for (uint32_t i = 0; i < 50; i++) {
+        uint32_t o = ((i * 37) % 50) * 20;
+        data(&k, o, 20, 20);
+    }
+    tcp_reasm_flush(&k.c, &k.d[0], 0);
+    uint32_t d = 0, g = 0;
+    for (uint32_t i = 0; i < k.r.n; i++) {
+        if (k.r.kind[i] == TCP_DATA) { d++; CHECK(k.r.bytes[i] == src[i]); }
+        else g++;
+    }
+    CHECK_EQ_U(d + g, k.r.n);
+    CHECK_EQ_U(g, k.st.gap_bytes);
+    CHECK_EQ_U(k.st.evicted_ooo_bytes, k.st.gap_bytes);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+static void test_release(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 100, 100, 100);
+    data(&k, 300, 1000, 50);
+    data(&k, 2000, 10, 10);
+    CHECK(k.mc.used[MEM_REASSEMBLY] > 160);
+    CHECK_EQ_U(k.d[0].ooo_count, 3);
+    CHECK_EQ_U(k.d[0].ooo_bytes, 160);
+    tcp_reasm_release(&k.c, &k.d[0]);
+    CHECK(k.d[0].ooo == NULL);
+    CHECK_EQ_U(k.d[0].ooo_bytes, 0);
+    CHECK_EQ_U(k.d[0].ooo_count, 0);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+    CHECK_EQ_U(k.mc.total_used, 0);
+    CHECK_EQ_U(k.r.n, 0); /* release delivers nothing */
+}
+
+int main(void)
+{
+    src = malloc(MAXS);
+    if (!src) return 2;
+    for (uint32_t i = 0; i < MAXS; i++) src[i] = (uint8_t)(i * 7 + (i >> 8) * 13 + 3);
+    test_in_order();
+    test_permutations();
+    test_retransmission();
+    test_acked_loss();
+    test_flush_fills();
+    test_truncated();
+    test_wraparound();
+    test_syn();
+    test_mid_stream();
+    test_ooo_cap();
+    test_tiny_memcap();
+    test_release();
+    free(src);
+    return check_done("test_tcp_reasm");
+}
