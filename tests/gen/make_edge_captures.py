@@ -489,6 +489,30 @@ def ipv6_exthdr(out):
     return exp
 
 
+@scenario
+def ipv6_frag_udp(out):
+    """NFSv3 over UDP/IPv6 with 32 KiB READ replies split by IPv6 fragment
+    headers (each fragment also carries a hop-by-hop header, which is part
+    of the unfragmentable part): one train in order, one reversed, one of
+    chosen fragment sizes, then an unfragmented call/reply."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x9200)
+    f = UdpFlow(cap, C6, 51013, S6, 2049, mtu=1500, exts=(hop_by_hop(),))
+    ru = RpcUdp(exp, f)
+    call, rep = v3_read_call(x, FILE, 0, 32768)
+    ru.exchange(call, rep)
+    call, rep = v3_read_call(x, FILE, 32768, 32768, seed=1)
+    t = ru.call(call)
+    ru.reply(t, rep, order=list(reversed(range(23))))
+    call, rep = v3_read_call(x, FILE, 65536, 8000, seed=2)
+    t = ru.call(call)
+    ru.reply(t, rep, frag_sizes=[1400, 1400, 1400, 1400, 1400])
+    call = rpc_call(x(), nfs3_call("GETATTR", nfs3_getattr_args(FILE)), cred=auth_sys())
+    ru.exchange(call, rpc_reply(call, nfs3_res("GETATTR", "NFS3_OK", fattr3(3))))
+    return exp
+
+
 def _vlan(vlans, base):
     cap = Capture(vlans=vlans)
     exp = Expect(cap)
@@ -515,9 +539,11 @@ def vlan_qinq(out):
 @scenario
 def udp_ipfrag_read(out):
     """NFSv3 over UDP with 32 KiB READs: each reply is an IPv4 datagram in 23
-    fragments (MTU 1500).  One train arrives in shuffled order, one
-    interleaved with another train, one reply loses a fragment (the call stays
-    unanswered) and its retransmitted call gets a complete reply."""
+    fragments (MTU 1500).  One train in order, one with shuffled fragments
+    (the last fragment arrives fifth), one reversed, one reply loses a fragment
+    (invisible: the call looks unanswered) and the retransmitted call (same
+    XID, sends=2) gets a complete reply; a small GETATTR call is fragmented
+    into 48+40+24 bytes."""
     cap = Capture()
     exp = Expect(cap)
     x = Xids(0xc000)
@@ -800,9 +826,61 @@ def nfs41_session(out):
 
 
 @scenario
+def nfs41_cb_program(out):
+    """The backchannel program is whatever CREATE_SESSION's cb_program says
+    (here 0x40000077, callback security AUTH_SYS): CB_NULL and CB_COMPOUND
+    (CB_SEQUENCE + CB_RECALL) use it.  The session's back channel is moved to
+    a second connection with BIND_CONN_TO_SESSION(CDFC4_BACK_OR_BOTH), and the
+    next callback arrives there.  tshark does not know program 0x40000077, so
+    there is no tshark comparison."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x20800)
+    sid = bytes.fromhex("5f7700000000a1b2000000020000000f")
+    prog = 0x40000077
+    c = TcpConnection(cap, C4, 40132, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    cred = auth_sys(uid=0, gid=0, gids=())
+    cbcred = auth_sys(machine="server77", uid=0, gid=0, gids=())
+
+    def xc(r, ops, results):
+        call = rpc_call(x(), compound(ops), cred=cred)
+        return r.exchange(call, rpc_reply(call, compound_res(results)))
+
+    def cb(r, ops, results, cbseq):
+        call = rpc_call(0x77000000 + cbseq, cb_compound(ops, ident=7, prog=prog), cred=cbcred,
+                        backchannel=True)
+        return r.exchange(call, rpc_reply(call, cb_compound_res(results)))
+
+    xc(rt, [op_exchange_id(owner=b"cbprog-client")], [res_exchange_id(CLIENTID + 2)])
+    xc(rt, [op_create_session(CLIENTID + 2, cb_program=prog, cb_sec=AUTH_SYS_FLAVOR)],
+       [res_create_session(sid)])
+    call = rpc_call(0x77000000, proc_call(prog, 1, 0, b"", ops=["CB_NULL"]), cred=cbcred,
+                    backchannel=True)
+    rt.exchange(call, rpc_reply(call, plain_res()))
+    st = stateid4(1, b"deleg7700002")
+    cb(rt, [op_cb_sequence(sid, 1, 0, 0), op_cb_recall(st, fh4(5))],
+       [res_cb_sequence(sid, 1, 0, 0, 0), res_simple("CB_RECALL")], 1)
+    c2 = TcpConnection(cap, C4, 40133, S4, isn=(0x61000000, 0x62000000))
+    rt2 = RpcTcp(exp, c2)
+    c2.handshake()
+    xc(rt2, [op_bind_conn_to_session(sid, CDFC4_BACK_OR_BOTH)],
+       [res_bind_conn_to_session(sid, CDFS4_BOTH)])
+    xc(rt2, [op_sequence(sid, 1, 0, 0), op_putfh(fh4(5)), op_getattr()],
+       [res_sequence(sid, 1, 0, 0, 15), res_simple("PUTFH"), res_getattr(std_attrs(5))])
+    cb(rt2, [op_cb_sequence(sid, 2, 0, 0, referring=[(sid, [(1, 0)])]), op_cb_recall(st, fh4(5), True)],
+       [res_cb_sequence(sid, 2, 0, 0, 0), res_simple("CB_RECALL", "NFS4ERR_BAD_STATEID")], 2)
+    c2.close()
+    c.close()
+    exp.meta["tshark_compare"] = False
+    return exp
+
+
+@scenario
 def nfs40_compound(out):
     """NFSv4.0 COMPOUNDs (minor 0, no SEQUENCE) and an NFSv4.2 one with an
-    EXCHANGE_ID (SP4_NONE), over UDP-free plain TCP."""
+    EXCHANGE_ID (SP4_NONE); a COMPOUND tag; a failing LOOKUP (NFS4ERR_NOENT)."""
     cap = Capture()
     exp = Expect(cap)
     x = Xids(0x21000)
@@ -829,8 +907,8 @@ def nfs40_compound(out):
 
 @scenario
 def pcapng_nsec(out):
-    """pcapng with nanosecond timestamps (if_tsresol 9): a NFSv3 TCP session
-    and NFSv4.1 traffic."""
+    """pcapng with nanosecond timestamps (if_tsresol 9): an NFSv3 TCP session
+    with a timestamp step that is not a whole microsecond."""
     cap = Capture(fmt="pcapng", nsec=True, step_ns=100_123)
     exp = Expect(cap)
     tcp_v3_session(cap, exp, 40150, x=Xids(0x22000))
