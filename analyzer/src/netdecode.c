@@ -79,7 +79,8 @@ enum net_result net_decode(int lt, const uint8_t *p, uint32_t caplen, uint32_t l
         ipver = af_to_ipver(xdr_u32(&x));
         break;
     case LT_RAW: case LT_RAW_A: case LT_RAW_B: case LT_IPV4: case LT_IPV6:
-        ipver = caplen ? p[0] >> 4 : 0;
+        if (!caplen) return NET_UNDECODABLE; /* the IP header was cut off */
+        ipver = p[0] >> 4;
         break;
     default:
         return NET_UNDECODABLE;
