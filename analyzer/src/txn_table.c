@@ -57,8 +57,10 @@ void txn_table_free(struct txn_table *t)
 {
     if (!t) return;
     for (uint32_t i = 0; i < t->nchunks; i++) free(t->chunks[i]);
+    memcap_give(t->mc, MEM_PENDING, (size_t)t->nchunks * CHUNK * sizeof(struct entry));
     free(t->chunks);
     free(t->bucket);
+    memcap_give(t->mc, MEM_PENDING, (size_t)t->nbuckets * sizeof *t->bucket);
     free(t);
 }
 
