@@ -174,8 +174,6 @@ struct xb_run {
     uint32_t remaining;
 };
 
-typedef int (*xb_call_fn)(struct xdr *, void *);
-
 /* Decode the first n bytes of b from an exact-size heap copy. */
 static inline struct xb_run xb_decode(const struct xb *b, uint32_t n, int (*fn)(struct xdr *, void *),
                                       void *out)
