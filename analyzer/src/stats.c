@@ -48,6 +48,7 @@ uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p)
             uint64_t lo, w;
             bucket_range(b, &lo, &w);
             uint64_t mid = lo + w / 2;
+            if (b == NS_LAT_BUCKETS - 1) mid = l->max_ns; /* open-ended: no midpoint */
             if (mid < l->min_ns) mid = l->min_ns;
             return mid > l->max_ns ? l->max_ns : mid;
         }
