@@ -13,6 +13,7 @@ See README.md for what each capture exercises.
 import os
 import sys
 
+sys.dont_write_bytecode = True          # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pcapwriter as pw                                     # noqa: E402
