@@ -16,7 +16,8 @@
 #define HOUSEKEEPING_EVERY (1000000000ll)
 #define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
 
-static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind);
+static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                         uint64_t frame, int64_t ts);
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
 static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len);
 static void on_datagram(void *ctx, const struct ipfrag_done *d);
@@ -90,9 +91,20 @@ void ns_analyzer_on_txn(ns_analyzer *a, ns_txn_fn fn, void *ctx)
 
 /* ---- TCP ---- */
 
-static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind)
+static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                         uint64_t frame, int64_t ts)
 {
     struct ns_analyzer *a = ctx;
+    if (frame) { /* bytes that waited in the out-of-order queue: their own frame */
+        uint64_t keep_frame = a->frame;
+        int64_t keep_now = a->now;
+        a->frame = frame;
+        a->now = ts < keep_now ? ts : keep_now;
+        on_tcp_bytes(ctx, dir, data, len, kind, 0, 0);
+        a->frame = keep_frame;
+        a->now = keep_now;
+        return;
+    }
     struct flow *f = a->cur_flow;
     struct rec_ctx rc = {&a->mc, &a->rec_st, on_record, on_plausible, a};
     if (f->rpc == FLOW_RPC_NO) return;
@@ -186,7 +198,7 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         if (flags & (TH_FIN | TH_RST)) c->closed = true;
     }
     struct tcp_ctx tc = {&a->mc, &a->tcp_st, on_tcp_bytes, a};
-    struct tcp_segment_in in = {seq, ack, flags, payload, cap, wire};
+    struct tcp_segment_in in = {seq, ack, flags, payload, cap, wire, a->frame, a->now};
     a->cur_flow = f;
     tcp_reasm_segment(&tc, &f->tcp[side], side, &f->tcp[side ^ 1], &in);
     if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;

@@ -10,6 +10,9 @@
 
 #define PORT_NFS 2049
 #define PORT_PORTMAP 111
+/* UDP transactions stay findable this long after their reply, so duplicate
+ * replies and late retransmissions are counted on them, not as orphans. */
+#define UDP_LINGER_NS (5ll * 1000000000ll)
 
 static bool server_port(uint16_t p) { return p == PORT_NFS || p == PORT_PORTMAP; }
 
@@ -173,7 +176,7 @@ static void on_reply(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, i
         if (decodable) nfs_decode_reply(t, &h->body, &a->st);
     }
     reply_stats(a, t);
-    if (!orphan) txn_mark_done(a->txns, t);
+    if (!orphan) txn_mark_done(a->txns, t, a->now, f->key.proto == 17 ? UDP_LINGER_NS : 0);
     txn_flush(a->txns, a->now, a->cfg.call_timeout_ns);
 }
 

@@ -6,7 +6,7 @@
 #define HOLE UINT32_MAX
 #define SHRINK_ABOVE (256u << 10) /* give back big buffers after a message */
 #define MAX_FRAGMENTS 4096
-#define MIN_RPC_MSG 24
+#define MIN_RPC_MSG 20 /* a denied AUTH_ERROR reply: xid, type, stat, reject, auth_stat */
 
 void rec_init(struct rec_dir *r, bool in_sync)
 {

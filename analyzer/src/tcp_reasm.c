@@ -9,6 +9,8 @@
 
 struct tcp_seg {
     struct tcp_seg *next;
+    uint64_t frame;
+    int64_t ts_ns;
     uint32_t seq, len, caplen;
     uint8_t data[];
 };
@@ -16,12 +18,13 @@ struct tcp_seg {
 static inline int32_t seq_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 
 /* Deliver captured bytes then the uncaptured rest as a truncation hole. */
-static void deliver(const struct tcp_ctx *c, int dir, const uint8_t *p, uint32_t caplen, uint32_t len)
+static void deliver(const struct tcp_ctx *c, int dir, const uint8_t *p, uint32_t caplen, uint32_t len,
+                    uint64_t frame, int64_t ts)
 {
-    if (caplen) c->fn(c->ctx, dir, p, caplen, TCP_DATA);
+    if (caplen) c->fn(c->ctx, dir, p, caplen, TCP_DATA, frame, ts);
     if (len > caplen) {
         c->st->truncated_bytes += len - caplen;
-        c->fn(c->ctx, dir, NULL, len - caplen, TCP_HOLE_TRUNCATED);
+        c->fn(c->ctx, dir, NULL, len - caplen, TCP_HOLE_TRUNCATED, frame, ts);
     }
 }
 
@@ -34,7 +37,10 @@ static void free_seg(const struct tcp_ctx *c, struct tcp_dir *d, struct tcp_seg 
 }
 
 /* Hand over queued segments that are now in order. */
-static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
+/* own_frame: the bytes before them were declared lost, so queued bytes were
+ * readable as soon as they arrived and keep their own frame; otherwise the
+ * segment being processed just filled the gap and makes them readable. */
+static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_frame)
 {
     while (d->ooo) {
         struct tcp_seg *s = d->ooo;
@@ -45,7 +51,7 @@ static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
         if (skip < s->len) {
             uint32_t cap = s->caplen > skip ? s->caplen - skip : 0;
             const uint8_t *p = cap ? s->data + skip : NULL;
-            deliver(c, dir, p, cap, s->len - skip);
+            deliver(c, dir, p, cap, s->len - skip, own_frame ? s->frame : 0, own_frame ? s->ts_ns : 0);
             d->next_seq = s->seq + s->len;
         }
         free_seg(c, d, s);
@@ -59,12 +65,13 @@ static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_
     if (gap <= 0) return;
     c->st->gaps++;
     c->st->gap_bytes += (uint32_t)gap;
-    c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP);
+    c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, 0, 0);
     d->next_seq = seq;
-    drain(c, d, dir);
+    drain(c, d, dir, true);
 }
 
-static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, const uint8_t *p, uint32_t caplen, uint32_t len)
+static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, const uint8_t *p, uint32_t caplen,
+                  uint32_t len, uint64_t frame, int64_t ts)
 {
     c->st->out_of_order++;
     /* Over the per-direction or global budget: the oldest gap is not going to
@@ -80,9 +87,9 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         uint32_t skip = (uint32_t)-rel;
         if (skip < len) {
             uint32_t cap = caplen > skip ? caplen - skip : 0;
-            deliver(c, dir, cap ? p + skip : NULL, cap, len - skip);
+            deliver(c, dir, cap ? p + skip : NULL, cap, len - skip, 0, 0);
             d->next_seq = seq + len;
-            drain(c, d, dir);
+            drain(c, d, dir, false);
         }
         return;
     }
@@ -101,10 +108,12 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
          * direction for good, so the missing bytes are lost now. */
         c->st->evicted_ooo_bytes += (uint32_t)rel;
         skip_to(c, d, dir, seq);
-        deliver(c, dir, p, caplen, len);
+        deliver(c, dir, p, caplen, len, 0, 0);
         d->next_seq = seq + len;
         return;
     }
+    s->frame = frame;
+    s->ts_ns = ts;
     s->seq = seq;
     s->len = len;
     s->caplen = caplen;
@@ -147,16 +156,16 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
             } else {
                 c->st->retransmitted++;
                 uint32_t cap = caplen > skip ? caplen - skip : 0;
-                deliver(c, dir, cap ? s->payload + skip : NULL, cap, len - skip);
+                deliver(c, dir, cap ? s->payload + skip : NULL, cap, len - skip, 0, 0);
                 d->next_seq = seq + len;
-                drain(c, d, dir);
+                drain(c, d, dir, false);
             }
         } else if (rel == 0) {
-            deliver(c, dir, s->payload, caplen, len);
+            deliver(c, dir, s->payload, caplen, len, 0, 0);
             d->next_seq = seq + len;
-            if (d->ooo) drain(c, d, dir);
+            if (d->ooo) drain(c, d, dir, false);
         } else {
-            queue(c, d, dir, seq, s->payload, caplen, len);
+            queue(c, d, dir, seq, s->payload, caplen, len, s->frame, s->ts_ns);
         }
     }
     if (s->flags & TH_FIN) d->fin_seen = true;

@@ -12,9 +12,11 @@
 
 enum tcp_hole_kind { TCP_DATA = 0, TCP_HOLE_TRUNCATED, TCP_HOLE_GAP };
 
-/* One delivery: data (captured bytes) or, when data is NULL, a hole of len. */
+/* One delivery: data (captured bytes) or, when data is NULL, a hole of len.
+ * frame/ts_ns: the frame that carried bytes handed over from the queue (they
+ * keep the frame they arrived in); 0 for the segment being processed. */
 typedef void (*tcp_deliver_fn)(void *ctx, int dir, const uint8_t *data, uint32_t len,
-                               enum tcp_hole_kind kind);
+                               enum tcp_hole_kind kind, uint64_t frame, int64_t ts_ns);
 
 struct tcp_seg;
 
@@ -44,6 +46,8 @@ struct tcp_segment_in {
     uint8_t flags;            /* TH_* bits */
     const uint8_t *payload;
     uint32_t caplen, len;     /* captured and wire payload bytes */
+    uint64_t frame;           /* frame number and time, handed back on delivery */
+    int64_t ts_ns;
 };
 
 #define TH_FIN 0x01

@@ -9,6 +9,8 @@ struct entry {
     uint64_t scope;
     uint32_t hnext;        /* index + 1 */
     uint32_t fifo_next;    /* index + 1, call order */
+    int64_t release_ts;    /* done: may be handed out from this time on */
+    uint32_t self;         /* own index + 1 */
     bool done, hashed;
 };
 
@@ -95,12 +97,8 @@ static void unhash(struct txn_table *t, uint32_t i)
 
 static uint32_t index_of(struct txn_table *t, const struct ns_txn *x)
 {
-    for (uint32_t c = 0; c < t->nchunks; c++) {
-        const struct entry *base = t->chunks[c];
-        const struct entry *e = (const struct entry *)(const void *)x;
-        if (e >= base && e < base + CHUNK) return c * CHUNK + (uint32_t)(e - base) + 1;
-    }
-    return 0;
+    (void)t;
+    return ((const struct entry *)(const void *)x)->self; /* txn is the first member */
 }
 
 /* Hand out the head of the FIFO and free it. */
@@ -159,6 +157,8 @@ static struct entry *new_entry(struct txn_table *t)
     e->scope = 0;
     e->hnext = e->fifo_next = 0;
     e->done = e->hashed = false;
+    e->release_ts = 0;
+    e->self = i;
     if (t->fifo_tail) at(t, t->fifo_tail)->fifo_next = i; else t->fifo_head = i;
     t->fifo_tail = i;
     t->live++;
@@ -197,10 +197,12 @@ struct ns_txn *txn_new_done(struct txn_table *t)
     return &e->txn;
 }
 
-void txn_mark_done(struct txn_table *t, struct ns_txn *x)
+void txn_mark_done(struct txn_table *t, struct ns_txn *x, int64_t now_ns, int64_t linger_ns)
 {
     uint32_t i = index_of(t, x);
-    if (i) at(t, i)->done = true;
+    if (!i) return;
+    at(t, i)->done = true;
+    at(t, i)->release_ts = now_ns + linger_ns;
 }
 
 void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
@@ -209,7 +211,11 @@ void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
     t->flushing = true;
     while (t->fifo_head) {
         struct entry *e = at(t, t->fifo_head);
-        if (e->done) { pop_head(t, false); continue; }
+        if (e->done) {
+            if (timeout_ns >= 0 && now_ns < e->release_ts) break;
+            pop_head(t, false);
+            continue;
+        }
         int64_t sent = e->txn.last_send_ts_ns ? e->txn.last_send_ts_ns : e->txn.call_ts_ns;
         if (timeout_ns < 0 || now_ns - sent > timeout_ns) { pop_head(t, true); continue; }
         break;

@@ -23,8 +23,10 @@ struct ns_txn *txn_find(struct txn_table *t, uint64_t scope, uint32_t xid);
 struct ns_txn *txn_new_call(struct txn_table *t, uint64_t scope, uint32_t xid);
 /* A finished transaction to hand out in order (orphan reply). */
 struct ns_txn *txn_new_done(struct txn_table *t);
-/* The transaction got its reply: it will be handed out once it is the oldest. */
-void txn_mark_done(struct txn_table *t, struct ns_txn *x);
+/* The transaction got its reply at now_ns: it is handed out once it is the
+ * oldest and linger_ns has passed (UDP: so that duplicate replies and late
+ * retransmissions still find it). */
+void txn_mark_done(struct txn_table *t, struct ns_txn *x, int64_t now_ns, int64_t linger_ns);
 /* Hand out what is ready; give up calls older than timeout_ns (all if < 0). */
 void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns);
 uint64_t txn_evicted(const struct txn_table *t);

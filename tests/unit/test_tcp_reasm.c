@@ -18,10 +18,13 @@ struct rec {
     uint32_t nev;
 };
 
-static void on_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind)
+static void on_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                     uint64_t frame, int64_t ts)
 {
     struct rec *r = ctx;
     (void)dir;
+    (void)frame;
+    (void)ts;
     CHECK(len > 0); /* empty deliveries are never expected */
     if (r->n + len > MAXS) abort();
     CHECK((data != NULL) == (kind == TCP_DATA));
@@ -56,23 +59,23 @@ static void conn_init(struct conn *k, uint64_t memtotal, uint32_t isn)
 
 static void syn(struct conn *k)
 {
-    struct tcp_segment_in s = {k->isn, 0, TH_SYN, NULL, 0, 0};
+    struct tcp_segment_in s = {.seq = k->isn, .ack = 0, .flags = TH_SYN, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
-    struct tcp_segment_in sa = {7777, k->isn + 1, TH_SYN | TH_ACK, NULL, 0, 0};
+    struct tcp_segment_in sa = {.seq = 7777, .ack = k->isn + 1, .flags = TH_SYN | TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &sa);
 }
 
 /* Client data covering stream bytes [off, off+len), caplen of them captured. */
 static void data(struct conn *k, uint32_t off, uint32_t len, uint32_t caplen)
 {
-    struct tcp_segment_in s = {k->isn + 1 + off, 7778, TH_ACK, src + off, caplen, len};
+    struct tcp_segment_in s = {.seq = k->isn + 1 + off, .ack = 7778, .flags = TH_ACK, .payload = src + off, .caplen = caplen, .len = len, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
 }
 
 /* Server pure ACK: it received client stream bytes [0, upto). */
 static void ack(struct conn *k, uint32_t upto)
 {
-    struct tcp_segment_in s = {7778, k->isn + 1 + upto, TH_ACK, NULL, 0, 0};
+    struct tcp_segment_in s = {.seq = 7778, .ack = k->isn + 1 + upto, .flags = TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &s);
 }
 
@@ -311,7 +314,7 @@ static void test_syn(void)
     /* A SYN carrying data (TCP Fast Open): data starts at ISN+1. */
     struct conn k;
     conn_init(&k, 64u << 20, 4000);
-    struct tcp_segment_in s = {4000, 0, TH_SYN, src, 30, 30};
+    struct tcp_segment_in s = {.seq = 4000, .ack = 0, .flags = TH_SYN, .payload = src, .caplen = 30, .len = 30, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
     CHECK(stream_is_data(&k.r, 30));
     CHECK_EQ_U(k.d[0].next_seq, 4031);
@@ -327,7 +330,7 @@ static void test_syn(void)
     data(&k, 0, 10, 10);
     CHECK(stream_is_data(&k.r, 10));
     /* FIN is noted, takes no data */
-    struct tcp_segment_in f = {4000 + 1 + 10, 7778, TH_FIN | TH_ACK, NULL, 0, 0};
+    struct tcp_segment_in f = {.seq = 4000 + 1 + 10, .ack = 7778, .flags = TH_FIN | TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &f);
     CHECK(k.d[0].fin_seen);
     CHECK_EQ_U(k.r.n, 10);
@@ -338,19 +341,19 @@ static void test_mid_stream(void)
 {
     struct conn k;
     conn_init(&k, 64u << 20, 0);
-    struct tcp_segment_in s = {5000, 1, TH_ACK, src, 100, 100};
+    struct tcp_segment_in s = {.seq = 5000, .ack = 1, .flags = TH_ACK, .payload = src, .caplen = 100, .len = 100, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
     CHECK(stream_is_data(&k.r, 100));
     CHECK(!k.d[0].syn_seen);
     CHECK_EQ_U(k.d[0].next_seq, 5100);
-    struct tcp_segment_in old = {4900, 1, TH_ACK, src, 100, 100};
+    struct tcp_segment_in old = {.seq = 4900, .ack = 1, .flags = TH_ACK, .payload = src, .caplen = 100, .len = 100, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &old);
     CHECK_EQ_U(k.r.n, 100);
-    struct tcp_segment_in next = {5100, 1, TH_ACK, src + 100, 50, 50};
+    struct tcp_segment_in next = {.seq = 5100, .ack = 1, .flags = TH_ACK, .payload = src + 100, .caplen = 50, .len = 50, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &next);
     CHECK(stream_is_data(&k.r, 150));
     /* a pure ACK from the peer before the peer ever sent data */
-    struct tcp_segment_in a = {9000, 5150, TH_ACK, NULL, 0, 0};
+    struct tcp_segment_in a = {.seq = 9000, .ack = 5150, .flags = TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
     tcp_reasm_segment(&k.c, &k.d[1], 1, &k.d[0], &a);
     CHECK_EQ_U(k.r.n, 150);
     CHECK_EQ_U(k.st.gaps, 0);
