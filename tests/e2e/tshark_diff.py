@@ -162,10 +162,13 @@ RPC_REJECT = {0: "RPC_MISMATCH", 1: "AUTH_ERROR"}
 AUTH_FLAVORS = {0: "AUTH_NONE", 1: "AUTH_SYS", 2: "AUTH_SHORT", 3: "AUTH_DH",
                 4: "AUTH_KERB4", 5: "RPCSEC_GSS_OLD", 6: "RPCSEC_GSS",
                 390003: "KRB5", 390004: "KRB5I", 390005: "KRB5P"}
-AUTH_ALIASES = {"AUTH_NULL": 0, "AUTH_UNIX": 1, "AUTH_DES": 3}
+AUTH_ALIASES = {"AUTH_NULL": 0, "AUTH_UNIX": 1, "AUTH_DES": 3, "AUTH_KERB": 4,
+                "AUTH_RSA": 5, "AUTH_TLS": 7, "RPCSEC_GSS_KRB5": 390003,
+                "RPCSEC_GSS_KRB5I": 390004, "RPCSEC_GSS_KRB5P": 390005}
 GSS_SERVICES = {1: "none", 2: "integrity", 3: "privacy"}
 
 NFS_PROG, MOUNT_PROG = 100003, 100005
+NAMED_PROGS = (100000, NFS_PROG, MOUNT_PROG)
 
 
 def _name_to_num(table, aliases=None):
@@ -176,6 +179,7 @@ def _name_to_num(table, aliases=None):
 
 
 OP_NUM = _name_to_num(NFS4_OPS, NFS4_OP_ALIASES)
+AUTH_NUM = _name_to_num(AUTH_FLAVORS, AUTH_ALIASES)
 CB_OP_NUM = _name_to_num(NFS4_CB_OPS)
 STATUS_TABLES = {
     "nfs4": (NFS4_STATUS, _name_to_num(NFS4_STATUS, NFS4_STATUS_ALIASES)),
@@ -235,7 +239,15 @@ def find_tshark(explicit=None):
 
 # Protocols kept in the PDML output (-J); all others are emitted as empty
 # placeholders, which is enough to see where ICMP starts.
-PDML_PROTOS = "rpc nfs nfs.cb mount _ws.short _ws.malformed"
+PDML_PROTOS = "rpc nfs nfs.cb mount _ws.short _ws.malformed _ws.unreassembled"
+# Out-of-order TCP segments: with tshark's default (FALSE) a segment that
+# arrives before a missing one is dissected at once, so its RPC message gets a
+# frame where the stream is not yet contiguous (nfsscope, like the generator's
+# ground truth, counts the frame that fills the gap). With TRUE tshark queues
+# such segments, which is right for reordering but stalls the direction for
+# good at bytes that were never captured (snaplen). So: TRUE unless some frame
+# of the capture is cut by the snaplen.
+PREF_OOO = "tcp.reassemble_out_of_order:TRUE"
 PROGRAM_PROTOS = ("nfs", "nfs.cb", "mount")
 
 
@@ -297,12 +309,13 @@ class Msg:
                  "repframe", "call_dup", "reply_dup", "rpc_status", "auth",
                  "gss_service", "minor", "ops", "op_kind", "ops_count",
                  "status", "status_kind", "op_status", "seq", "short",
-                 "in_icmp", "has_program")
+                 "in_icmp", "has_program", "unreassembled")
 
     def __init__(self):
         for s in self.__slots__:
             setattr(self, s, None)
         self.short = False
+        self.unreassembled = False
         self.in_icmp = False
         self.has_program = False
 
@@ -361,13 +374,15 @@ def _parse_program(proto, msg):
     name = proto.get("name")
     msg.has_program = True
     if name.startswith("nfs"):
-        mv = _direct(proto, "nfs.minorversion")
+        mv = _first(proto, "nfs.minorversion")
         if mv is not None:
             msg.minor = _fint(mv)
-        # final status: a direct child of the protocol item
+        # final status: the first status item in document order (COMPOUND4res
+        # and the NFSv3/v2 results start with it; with RPCSEC_GSS integrity
+        # the body sits in a "GSS Data" subtree, so not necessarily a direct child)
         for fname, kind in (("nfs.nfsstat4", "nfs4"), ("nfs.status3", "nfs3"),
                             ("nfs.status2", "nfs2")):
-            f = _direct(proto, fname)
+            f = _first(proto, fname)
             if f is not None:
                 msg.status, msg.status_kind = _fint(f), kind
                 break
@@ -394,7 +409,7 @@ def _parse_program(proto, msg):
         elif msg.msgtyp == 1 and msg.status is not None and msg.status_kind == "nfs4":
             msg.ops, msg.op_status = [], []
     elif name == "mount":
-        f = _direct(proto, "mount.status")
+        f = _first(proto, "mount.status")
         if f is not None:
             msg.status, msg.status_kind = _fint(f), "mount"
 
@@ -448,6 +463,12 @@ def parse_packet(pkt):
                 _parse_program(child, state["cur"])
             elif name in ("_ws.short", "_ws.malformed") and state["cur"] is not None:
                 state["cur"].short = True
+            elif name == "_ws.unreassembled" and state["cur"] is not None:
+                # tshark could not reassemble (e.g. snaplen-cut segments): it
+                # dissected the first segment, so the message really ends in a
+                # later frame and the body it shows is incomplete
+                state["cur"].short = True
+                state["cur"].unreassembled = True
             walk(child)
 
     walk(pkt)
@@ -456,8 +477,74 @@ def parse_packet(pkt):
     return frame, msgs
 
 
+def tshark_prefs(args):
+    out = []
+    for o in getattr(args, "tshark_opts", []) or []:
+        out += ["-o", o]
+    return out
+
+
+def capture_truncated(path):
+    """True when some frame of the pcap/pcapng file has fewer bytes captured
+    than were on the wire (reads record headers only)."""
+    try:
+        fh = open(path, "rb")
+    except OSError:
+        return False
+    with fh:
+        magic = fh.read(4)
+        if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+            e = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+            fh.seek(24)
+            while True:
+                h = fh.read(16)
+                if len(h) < 16:
+                    return False
+                _s, _u, incl, orig = struct.unpack(e + "IIII", h)
+                if incl < orig:
+                    return True
+                fh.seek(incl, 1)
+        if magic != b"\x0a\x0d\x0d\x0a":
+            return False
+        fh.seek(0)
+        e = "<"
+        snaplens = []
+        while True:
+            h = fh.read(8)
+            if len(h) < 8:
+                return False
+            btype, blen = struct.unpack(e + "II", h)
+            if btype == 0x0a0d0d0a:
+                bom = fh.read(4)
+                e = "<" if bom == b"\x4d\x3c\x2b\x1a" else ">"
+                blen = struct.unpack(e + "I", h[4:])[0]
+                snaplens = []
+                fh.seek(blen - 12, 1)
+                continue
+            if blen < 12:
+                return False
+            body = fh.read(min(blen - 8, 20))
+            if btype == 1 and len(body) >= 8:          # IDB
+                snaplens.append(struct.unpack(e + "I", body[4:8])[0])
+            elif btype == 6 and len(body) >= 20:       # EPB
+                incl, orig = struct.unpack(e + "II", body[12:20])
+                if incl < orig:
+                    return True
+            elif btype == 3 and len(body) >= 4:        # SPB
+                orig = struct.unpack(e + "I", body[0:4])[0]
+                if snaplens and 0 < snaplens[0] < orig:
+                    return True
+            elif btype == 2 and len(body) >= 20:       # obsolete packet block
+                incl, orig = struct.unpack(e + "II", body[12:20])
+                if incl < orig:
+                    return True
+            fh.seek(blen - 8 - len(body), 1)
+
+
 def tshark_cmd(tshark, capture, decode_ports=(), extra=()):
     cmd = [tshark, "-n", "-r", capture, "-T", "pdml", "-J", PDML_PROTOS, "-Y", "rpc"]
+    if not capture_truncated(capture):
+        cmd += ["-o", PREF_OOO]
     for transport, port in sorted(decode_ports):
         cmd += ["-d", "%s.port==%d,rpc" % (transport, port)]
     cmd += list(extra)
@@ -492,9 +579,12 @@ def tshark_messages(tshark, capture, decode_ports=(), extra=()):
         errf.seek(0)
         raise ToolError("tshark PDML parse error (%s): %s" % (e, errf.read().decode(errors="replace")[-2000:]))
     rc = p.wait()
+    errf.seek(0)
+    err = errf.read().decode(errors="replace")
+    if rc != 0 and re.search(r"cut short in the middle of a packet|appears to be damaged or corrupt", err):
+        rc = 0   # a damaged capture: tshark dissected what came before the damage
     if rc != 0:
-        errf.seek(0)
-        raise ToolError("tshark failed (rc %d): %s\n  %s" % (rc, " ".join(cmd), errf.read().decode(errors="replace")[-2000:]))
+        raise ToolError("tshark failed (rc %d): %s\n  %s" % (rc, " ".join(cmd), err[-2000:]))
     return msgs
 
 
@@ -521,7 +611,7 @@ def build_transactions(msgs):
     Returns (list of TTxn in call order, stats dict)."""
     stats = {"messages": 0, "calls": 0, "replies": 0, "dup_calls": 0,
              "dup_replies": 0, "orphan_replies": 0, "icmp_skipped": 0,
-             "no_xid": 0}
+             "no_xid": 0, "header_cut": 0}
     by_key = {}
     order = []
     for m in msgs:
@@ -530,6 +620,11 @@ def build_transactions(msgs):
             continue
         if m.xid is None or m.msgtyp not in (0, 1):
             stats["no_xid"] += 1
+            continue
+        if m.msgtyp == 0 and (m.prog is None or m.vers is None or m.proc is None):
+            # call header cut by the snaplen before the procedure number: the
+            # log format needs prog/vers/proc, so nothing to compare
+            stats["header_cut"] += 1
             continue
         stats["messages"] += 1
         if m.msgtyp == 0:
@@ -583,13 +678,33 @@ def build_transactions(msgs):
     return order, stats
 
 
+def frame_index(msgs):
+    """frame -> [set of (msgtyp, xid) tshark decoded there, partial?]"""
+    idx = {}
+    for m in msgs:
+        if m.in_icmp or m.frame is None:
+            continue
+        e = idx.setdefault(m.frame, [set(), False])
+        if m.xid is not None:
+            e[0].add((m.msgtyp, m.xid))
+        if m.short or m.unreassembled or m.xid is None:
+            e[1] = True
+    return idx
+
+
+REPLY_FIELDS = ("reply_frame", "rpc_status", "status", "op_status", "dup_replies",
+                "sr_highest_slotid", "target_highest_slotid", "status_flags")
+
+
 def expected_of(t):
     """Fields tshark vouches for, as a dict of field -> (value, how-to-compare).
     Absent keys are not compared (tshark did not decode that part)."""
     exp = {}
     c, r = t.call, t.reply
-    exp["call_frame"] = t.call_frame
-    exp["reply_frame"] = t.reply_frame
+    # tshark puts an unreassembled message at its first segment; the message
+    # (and nfsscope's frame for it) ends later: a lower bound only
+    exp["call_frame"] = ("atleast", t.call_frame) if (c is not None and c.unreassembled) else t.call_frame
+    exp["reply_frame"] = ("atleast", t.reply_frame) if (r is not None and r.unreassembled) else t.reply_frame
     exp["xid"] = t.xid
     src = c or r
     for k in ("prog", "vers", "proc"):
@@ -623,7 +738,11 @@ def expected_of(t):
         elif not c.short:
             for k in ("sessionid", "slotid", "sequenceid", "highest_slotid"):
                 exp[k] = None
-    elif c is not None and c.procname is not None and not (c.ops is not None):
+    elif (c is not None and c.procname is not None and c.ops is None
+          and (prog in NAMED_PROGS or (prog is not None and 0x40000000 <= prog <= 0x5fffffff))
+          and not re.match(r"^proc-\d+$", c.procname)):
+        # nfsscope names the procedures of NFS, MOUNT, PORTMAP/rpcbind and the
+        # NFSv4 callback program only; tshark labels unknown ones "proc-N"
         exp["procname"] = c.procname
     # status
     if r is not None and r.rpc_status == "SUCCESS" and (prog in (NFS_PROG, MOUNT_PROG) or r.has_program):
@@ -652,7 +771,8 @@ def run_nfsscope(nfsscope, capture, workdir):
     log = os.path.join(workdir, "txn.jsonl")
     cmd = [nfsscope, "-r", capture, "--txn-log", log]
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if p.returncode != 0 or not os.path.exists(log):
+    # exit 2: the capture is cut off or damaged; the log covers what came before
+    if p.returncode not in (0, 2) or not os.path.exists(log):
         raise ToolError("nfsscope failed (rc %d): %s\n  %s" % (
             p.returncode, " ".join(cmd), p.stderr.decode(errors="replace")[-2000:]))
     return load_txn_log(log)
@@ -791,13 +911,9 @@ def compare_field(field, expv, got):
     if field == "procname":
         return True   # checked against ops below
     if field == "auth":
-        if got is None:
-            return False
-        g = str(got).upper()
-        num = {v: k for k, v in AUTH_FLAVORS.items()}.get(g, AUTH_ALIASES.get(g))
-        if num is None:
-            num = name_to_num(g, {})
-        return num == expv
+        return got is not None and name_to_num(got, AUTH_NUM) == expv
+    if isinstance(expv, tuple) and expv[0] == "atleast":
+        return isinstance(got, int) and got >= expv[1]
     if field == "sessionid":
         return (got.lower() if isinstance(got, str) else got) == expv
     return got == expv
@@ -808,6 +924,8 @@ def show_value(field, v):
         return _fmt_ops(v[0], v[1]) + (["...(tshark truncated)"] if v[2] else [])
     if field == "op_status" and isinstance(v, tuple):
         return [NFS4_STATUS.get(n, n) for n in v[0]] + (["..."] if v[1] else [])
+    if isinstance(v, tuple) and v[0] == "atleast":
+        return ">=%d" % v[1]
     if field == "status" and isinstance(v, tuple):
         return STATUS_TABLES[v[0]][0].get(v[1], v[1])
     if field == "auth" and isinstance(v, int):
@@ -825,25 +943,41 @@ CORE_FIELDS = {"call_frame", "reply_frame", "xid", "prog", "vers", "proc",
                "sequenceid", "highest_slotid"}
 
 
-def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, max_report=40, out=sys.stdout):
-    """Compare; return a result dict."""
+def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, frames=None):
+    """Compare; return a result dict. `frames` (from frame_index) lets a reply
+    that nfsscope found but tshark did not decode count as unverifiable rather
+    than wrong: tshark's silence about a frame is no evidence."""
     by_call = {}
     by_orphan = {}
+    by_xid = {}
     for n in ntxns:
         cf = n.get("call_frame")
         if cf is not None:
             by_call.setdefault((cf, n.get("xid")), n)
         else:
             by_orphan.setdefault((n.get("reply_frame"), n.get("xid")), n)
+        by_xid.setdefault(n.get("xid"), []).append(n)
+
+    def at_or_after(xid, key, frame):
+        best = None
+        for n in by_xid.get(xid, ()):
+            f = n.get(key)
+            if isinstance(f, int) and f >= frame and (best is None or f < best.get(key)):
+                best = n
+        return best
     res = {"compared": 0, "matched": 0, "mismatched": 0, "exceptions": 0,
-           "missing": 0, "problems": [], "excepted": []}
+           "missing": 0, "problems": [], "excepted": [], "unverified_replies": 0}
     used = set()
     for t in ttxns:
         exp = expected_of(t)
         if t.call_frame is not None:
             n = by_call.get((t.call_frame, t.xid))
+            if n is None and t.call is not None and t.call.unreassembled:
+                n = at_or_after(t.xid, "call_frame", t.call_frame)
         else:
             n = by_orphan.get((t.reply_frame, t.xid))
+            if n is None and t.reply is not None and t.reply.unreassembled:
+                n = at_or_after(t.xid, "reply_frame", t.reply_frame)
         res["compared"] += 1
         frames = set(t.frames()) | set(t.dup_call_frames) | set(t.dup_reply_frames)
         if n is None:
@@ -861,8 +995,16 @@ def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, max_report=40, 
             continue
         used.add(id(n))
         bad, excepted = [], []
+        skip = ()
+        rf = n.get("reply_frame")
+        if t.reply is None and isinstance(rf, int) and frames is not None:
+            seen = frames.get(rf)
+            if seen is None or (seen[1] and (1, t.xid) not in seen[0]):
+                # tshark decoded nothing (or only part) of that frame
+                skip = REPLY_FIELDS
+                res["unverified_replies"] += 1
         for field in FIELD_ORDER:
-            if field not in exp or (fields is not None and field not in fields):
+            if field not in exp or (fields is not None and field not in fields) or field in skip:
                 continue
             expv = exp[field]
             if field == "procname":
@@ -945,18 +1087,20 @@ def run_one(args, tshark, capture, exceptions):
         else:
             ntxns = run_nfsscope(args.nfsscope, capture, wd)
     ports = decode_ports_from_log(ntxns)
-    msgs = tshark_messages(tshark, capture, ports)
+    msgs = tshark_messages(tshark, capture, ports, tshark_prefs(args))
     ttxns, stats = build_transactions(msgs)
     errs = check_extraction(ttxns)
     fields = CORE_FIELDS if args.core_only else None
-    res = diff_capture(capture, ttxns, ntxns, exceptions, fields)
+    res = diff_capture(capture, ttxns, ntxns, exceptions, fields, frame_index(msgs))
     name = os.path.basename(capture)
     out = sys.stdout
     out.write("== %s\n" % name)
     out.write("   tshark: %d RPC messages (%d calls, %d replies, %d retransmitted calls, "
-              "%d duplicate replies, %d orphan replies; %d in ICMP ignored) -> %d transactions\n"
+              "%d duplicate replies, %d orphan replies; %d in ICMP and %d calls cut before the "
+              "procedure number ignored) -> %d transactions\n"
               % (stats["messages"], stats["calls"], stats["replies"], stats["dup_calls"],
-                 stats["dup_replies"], stats["orphan_replies"], stats["icmp_skipped"], len(ttxns)))
+                 stats["dup_replies"], stats["orphan_replies"], stats["icmp_skipped"],
+                 stats["header_cut"], len(ttxns)))
     if ports:
         out.write("   decode-as: %s\n" % " ".join("%s/%d" % p for p in sorted(ports)))
     for e in errs:
@@ -971,9 +1115,11 @@ def run_one(args, tshark, capture, exceptions):
     if len(res["excepted"]) > args.max_report:
         out.write("   ... %d more exceptions applied\n" % (len(res["excepted"]) - args.max_report))
     out.write("   compared %d transactions: %d matched, %d mismatched (%d missing from nfsscope), "
-              "%d field exceptions; nfsscope logged %d (%d not seen by tshark)\n"
+              "%d field exceptions; nfsscope logged %d (%d not seen by tshark; %d replies in frames "
+              "tshark did not decode)\n"
               % (res["compared"], res["matched"], res["mismatched"], res["missing"],
-                 res["exceptions"], res["nfsscope_total"], res["nfsscope_only"]))
+                 res["exceptions"], res["nfsscope_total"], res["nfsscope_only"],
+                 res["unverified_replies"]))
     ok = res["mismatched"] == 0 and not errs
     out.write("   %s\n" % ("OK" if ok else "FAIL"))
     return ok, res
@@ -1022,6 +1168,8 @@ def main(argv=None):
     ap.add_argument("--core-only", action="store_true",
                     help="compare only the core fields (frames, xid, prog/vers/proc, ops, status, SEQUENCE args)")
     ap.add_argument("--max-report", type=int, default=40)
+    ap.add_argument("-o", dest="tshark_opts", action="append", default=[], metavar="PREF:VALUE",
+                    help="extra tshark preference (repeatable)")
     ap.add_argument("--allow-empty", action="store_true",
                     help="a directory with no captures is a pass, not an error")
     args = ap.parse_args(argv)
