@@ -133,7 +133,8 @@ static void reply_stats(struct ns_analyzer *a, const struct ns_txn *t)
         o->count++;
         o->replies++;
         if (t->has_status && t->status != 0) o->errors++;
-        ns_latency_add(&o->latency, (uint64_t)(t->reply_ts_ns - t->call_ts_ns));
+        int64_t lat = t->reply_ts_ns - t->call_ts_ns;
+        ns_latency_add(&o->latency, lat > 0 ? (uint64_t)lat : 0);
     }
     if (t->has_status && (t->kind == NS_TXN_NFS3 || t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB))
         stats_status(&a->st, t->kind == NS_TXN_NFS3 ? 3 : 4, t->status);
@@ -203,11 +204,12 @@ bool rpc_plausible(struct ns_analyzer *a, struct flow *f, int side, const uint8_
     uint32_t xid;
     if (!rpc_looks_like(p, n, len, &is_reply, &xid)) return false;
     if (!is_reply) return true;
-    /* A reply is only believed if its call is outstanding (or the flow is
-     * known RPC and the header is clean). */
+    /* Once the connection is known, a reply is only believed if its call is
+     * outstanding: reply-shaped words occur inside calls (program numbers).
+     * Before that (picked up mid-stream), a reply from the server port is. */
     if (f->conn_id) {
         bool bc = f->server >= 0 && side != f->server;
-        if (txn_find(a->txns, scope_of(f, f->conn_id, bc), xid)) return true;
+        return txn_find(a->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
     }
-    return f->rpc == FLOW_RPC_YES || server_port(f->key.port[side]);
+    return server_port(f->key.port[side]);
 }

@@ -38,8 +38,9 @@ uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p)
 {
     if (!l->count) return 0;
     /* nearest rank: the smallest value with at least p of the samples at or below it */
-    uint64_t rank = (uint64_t)(p * (double)l->count);
-    if ((double)rank < p * (double)l->count) rank++;
+    /* p in 1/10000 steps, integer arithmetic: no rounding surprises */
+    uint64_t pp = (uint64_t)(p * 10000.0 + 0.5);
+    uint64_t rank = (l->count * pp + 9999) / 10000;
     if (rank < 1) rank = 1;
     uint64_t seen = 0;
     for (uint32_t b = 0; b < NS_LAT_BUCKETS; b++) {
