@@ -91,7 +91,7 @@ fi
 F1=$DATA/bench-1x.pcap
 F10=$DATA/bench-${SCALE}x.pcap
 cleanup() {
-    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$DATA"/*.time "$DATA"/*.out; fi
+    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log; fi
 }
 trap cleanup EXIT
 
