@@ -177,11 +177,12 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->server = -1;
         f->rpc = FLOW_RPC_UNKNOWN;
         f->closed = false;
+        f->released = false;
         f->probe_tries = 0;
         created = true;
     }
     if (created) start_flow(f, flags & TH_SYN);
-    if (f->rpc == FLOW_RPC_NO) return;
+    if (f->rpc == FLOW_RPC_NO || f->released) return;
     if (flags & TH_RST) f->closed = true;
 
     /* Payload: the captured bytes right after the header (for a datagram
@@ -202,6 +203,13 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     a->cur_flow = f;
     tcp_reasm_segment(&tc, &f->tcp[side], side, &f->tcp[side ^ 1], &in);
     if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
+    if (f->closed && !f->released) {
+        /* Nothing more will come: hand over what waits and free the buffers
+         * now, so memory follows open connections, not capture length. */
+        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
+        release_flow(a, f);
+        f->released = true;
+    }
 }
 
 /* ---- UDP ---- */

@@ -26,6 +26,7 @@ struct flow {
     int8_t server;          /* side index of the server, -1 unknown */
     uint8_t rpc;            /* enum flow_rpc */
     bool in_use, closed, mid_stream;
+    bool released;          /* closed and its buffers freed */
     uint16_t probe_tries;   /* chunks looked at without finding RPC */
     int64_t last_ts;
     struct tcp_dir tcp[2];  /* indexed by sending side */
