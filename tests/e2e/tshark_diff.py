@@ -979,9 +979,9 @@ def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, frames=None):
             if n is None and t.reply is not None and t.reply.unreassembled:
                 n = at_or_after(t.xid, "reply_frame", t.reply_frame)
         res["compared"] += 1
-        frames = set(t.frames()) | set(t.dup_call_frames) | set(t.dup_reply_frames)
+        tframes = set(t.frames()) | set(t.dup_call_frames) | set(t.dup_reply_frames)
         if n is None:
-            why = exceptions.match(capture, frames, "presence")
+            why = exceptions.match(capture, tframes, "presence")
             desc = "frame %s xid 0x%08x: not in nfsscope's log (tshark: %s)" % (
                 t.call_frame if t.call_frame is not None else "reply %s" % t.reply_frame,
                 t.xid, _describe(t, exp))
@@ -1019,7 +1019,7 @@ def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, frames=None):
                 fname = field
             if ok:
                 continue
-            why = exceptions.match(capture, frames, fname)
+            why = exceptions.match(capture, tframes, fname)
             line = "%s: tshark %s, nfsscope %s" % (fname, json.dumps(show_value(field, expv)), json.dumps(gshow))
             if why:
                 excepted.append("%s [%s]" % (line, why))
@@ -1445,12 +1445,66 @@ def self_test(tshark):
                      "* 7 reply_frame reason three\nselftest.pcap 10 presence reason four\n")
         res = diff_capture(cap, ttxns, bad, Exceptions(exf))
         check("exceptions applied", (res["mismatched"], res["exceptions"]), (0, 4))
+    _selftest_rules(check)
     if failures:
         for f in failures:
             print("FAIL " + f)
         return EXIT_MISMATCH
     print("self-test OK: extraction of %d transactions from a synthetic capture checked" % 4)
     return EXIT_OK
+
+
+def _msg(frame, msgtyp, xid, **kw):
+    m = Msg()
+    m.frame, m.msgtyp, m.xid = frame, msgtyp, xid
+    if msgtyp == 0:
+        m.prog, m.vers, m.proc = kw.pop("pvp", (NFS_PROG, 3, 1))
+    for k, v in kw.items():
+        setattr(m, k, v)
+    return m
+
+
+def _selftest_rules(check):
+    """Comparison rules on hand-made tshark messages (no tshark needed)."""
+    ok_reply = dict(rpc_status="SUCCESS", has_program=True, status=0, status_kind="nfs3")
+    msgs = [
+        # WRITE call tshark could not reassemble (snaplen): shown at its first segment
+        _msg(4, 0, 0x10, pvp=(NFS_PROG, 3, 7), procname="WRITE", short=True, unreassembled=True),
+        _msg(34, 1, 0x10, repframe=4, **ok_reply),
+        # call whose header was cut before the procedure number: ignored
+        _msg(40, 0, 0x11, pvp=(NFS_PROG, None, None)),
+        # call whose reply tshark never decoded
+        _msg(41, 0, 0x12, pvp=(NFS_PROG, 3, 1), procname="GETATTR"),
+        # procedure names tshark does not know / nfsscope does not name
+        _msg(42, 0, 0x13, pvp=(NFS_PROG, 3, 22), procname="proc-22"),
+        _msg(43, 0, 0x14, pvp=(100021, 4, 2), procname="LOCK"),
+        # a reply tshark decoded in full in frame 50 (another xid)
+        _msg(50, 1, 0x99, rpc_status="SUCCESS"),
+    ]
+    ttxns, stats = build_transactions(msgs)
+    check("rules: header cut", stats["header_cut"], 1)
+    check("rules: transactions", [t.xid for t in ttxns], [0x10, 0x12, 0x13, 0x14, 0x99])
+    frames = frame_index(msgs)
+    base = {"prog": NFS_PROG, "vers": 3, "rpc_status": None, "status": None, "sends": 1}
+    log = [
+        dict(base, call_frame=33, reply_frame=34, xid=0x10, proc=7, ops=["WRITE"],
+             rpc_status="SUCCESS", status="NFS3_OK", dup_replies=0),
+        dict(base, call_frame=41, reply_frame=45, xid=0x12, proc=1, ops=["GETATTR"],
+             rpc_status="SUCCESS", status="NFS3_OK", dup_replies=0),
+        dict(base, call_frame=42, reply_frame=None, xid=0x13, proc=22, ops=["UNKNOWN"]),
+        dict(base, call_frame=43, reply_frame=None, xid=0x14, prog=100021, vers=4, proc=2,
+             ops=["UNKNOWN"]),
+        dict(base, call_frame=None, reply_frame=50, xid=0x99, proc=None, ops=[],
+             rpc_status="SUCCESS", dup_replies=0, sends=0),
+    ]
+    res = diff_capture("rules.pcap", ttxns, log, Exceptions(), None, frames)
+    check("rules: lenient cases match", (res["mismatched"], res["unverified_replies"], res["problems"]),
+          (0, 1, []))
+    wrong = json.loads(json.dumps(log))
+    wrong[0]["call_frame"] = 3        # before the first segment tshark saw
+    wrong[1]["reply_frame"] = 50      # a frame tshark decoded in full: no reply 0x12 there
+    res = diff_capture("rules.pcap", ttxns, wrong, Exceptions(), None, frames)
+    check("rules: strict cases caught", (res["mismatched"], res["missing"]), (2, 1))
 
 
 def sess_hex():
