@@ -7,7 +7,7 @@
 #   BENCH_SIZE_MB   size of the 1x capture (default 400; --quick: 40)
 #   BENCH_SCALE     length of the long capture in multiples of 1x (default 10)
 #   BENCH_DIR       where the captures and logs go (default build-bench/data)
-#   BENCH_REPEAT    runs per measurement, the fastest is kept (default 1)
+#   BENCH_REPEAT    runs per measurement, the fastest is kept (default 3)
 #   BENCH_10X_ALL   1 = also run tshark and nfstrace on the long capture (slow)
 #   BENCH_INPUTS    captures to replicate (default samples/*.pcap samples/*.pcapng)
 #   NFSSCOPE        use this nfsscope binary instead of building build-bench/
@@ -30,7 +30,7 @@ done
 SIZE_MB=${BENCH_SIZE_MB:-$([ $QUICK = 1 ] && echo 40 || echo 400)}
 SCALE=${BENCH_SCALE:-10}
 DATA=${BENCH_DIR:-$BUILD/data}
-REPEAT=${BENCH_REPEAT:-1}
+REPEAT=${BENCH_REPEAT:-3}
 TSHARK_TIMEOUT=${TSHARK_TIMEOUT:-3600}
 
 say() { printf '%s\n' "$*" >&2; }
@@ -155,7 +155,8 @@ run_set() { # run_set TAG FILE ALL
         # plain stat mode (prints every procedure; output to a file). The
         # libbreakdown.so statistics plugin aborts (std::out_of_range) on
         # these captures, so it is not used.
-        measure "nfstrace-$tag" "$file" nfstrace -m stat -I "$file" --log="$DATA/nfstrace.log"
+        # run in $DATA: nfstrace (and its plugins) write files into the working directory
+        measure "nfstrace-$tag" "$file" env -C "$DATA" nfstrace -m stat -I "$file" --log="$DATA/nfstrace.log"
         TT[nfstrace,$tag]=$T RR[nfstrace,$tag]=$R
     fi
 }
