@@ -13,6 +13,7 @@
 struct flow_key {
     uint8_t proto, family;
     uint16_t port[2];       /* side 0 is the lower (addr, port) */
+    uint16_t pad;           /* zero: the key is hashed as five 64-bit words */
     uint8_t addr[2][16];
 };
 
