@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "analyzer_int.h"
 #include "netdecode.h"
 #include "rpc_msg.h"
@@ -29,6 +30,7 @@ static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
         a->st.rpc_unmatched_calls++;
     }
     a->st.txns++;
+    analysis_on_txn_done(a, t, given_up);
     if (a->txn_fn) a->txn_fn(a->txn_ctx, t);
 }
 
@@ -62,7 +64,7 @@ ns_analyzer *ns_analyzer_new(const struct ns_config *cfg)
     a->flows = flow_table_new(&a->mc, on_flow_evict, a);
     a->frags = ipfrag_new(&a->mc, on_datagram, a);
     a->txns = txn_table_new(&a->mc, on_txn_done, a);
-    if (!a->flows || !a->frags || !a->txns) {
+    if (!a->flows || !a->frags || !a->txns || !analysis_init(a)) {
         ns_analyzer_free(a);
         return NULL;
     }
@@ -78,6 +80,7 @@ void ns_analyzer_free(ns_analyzer *a)
     flow_table_free(a->flows);
     ipfrag_free(a->frags);
     txn_table_free(a->txns);
+    analysis_free(a);
     stats_free(&a->st);
     free(a->conns);
     free(a);
@@ -279,6 +282,7 @@ static void handle_transport(struct ns_analyzer *a, const struct net_pkt *p, con
 static void on_datagram(void *ctx, const struct ipfrag_done *d)
 {
     struct ns_analyzer *a = ctx;
+    analysis_on_fragmented(a, d);
     if (!d->complete) { a->st.ip_fragments_incomplete++; return; }
     a->st.ip_datagrams_reassembled++;
     handle_transport(a, d->last, &d->datagram);
@@ -339,7 +343,15 @@ void ns_analyzer_finish(ns_analyzer *a)
     flow_foreach(a->flows, flush_flow, a);
     ipfrag_expire(a->frags, a->now, -1);
     txn_flush(a->txns, a->now, -1);
+    analysis_finish(a);
 }
+
+size_t ns_analyzer_findings(ns_analyzer *a, const struct ns_finding *const **out)
+{
+    return findings_sorted(a->findings, out);
+}
+
+uint64_t ns_analyzer_findings_dropped(const ns_analyzer *a) { return findings_dropped(a->findings); }
 
 const struct ns_stats *ns_analyzer_stats(const ns_analyzer *ca)
 {

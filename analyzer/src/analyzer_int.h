@@ -1,6 +1,7 @@
 /* The analyzer object shared by the core's stages (private). */
 #ifndef NFSSCOPE_ANALYZER_INT_H
 #define NFSSCOPE_ANALYZER_INT_H
+#include "findings.h"
 #include "flow.h"
 #include "ipfrag.h"
 #include "memcap.h"
@@ -18,6 +19,7 @@ struct ns_analyzer {
     struct flow_table *flows;
     struct ipfrag_table *frags;
     struct txn_table *txns;
+    struct findings *findings;
     ns_txn_fn txn_fn;
     void *txn_ctx;
     /* connections, by id - 1 */

@@ -19,16 +19,19 @@ static const char usage[] =
     "  -s SNAPLEN            live capture: bytes kept per frame (default 262144)\n"
     "  -o FILE               write the report to FILE instead of standard output\n"
     "  --format text|json    report format (default text; json keys: doc/json-report.md)\n"
-    "  --txn-log FILE        write one JSON line per RPC transaction to FILE ('-' = stdout)\n"
+    "  --txn-log FILE        write one JSON line per RPC transaction to FILE ('-' = stdout;\n"
+    "                        the report then goes only to -o FILE, if given)\n"
     "  --memcap SIZE         memory for all tables, with K/M/G suffix (default 512M)\n"
     "  --call-timeout SEC    give up on a call unanswered for SEC seconds of capture time (default 120)\n"
+    "  --fail-on KIND[,KIND...]\n"
+    "                        exit with status 3 when a finding of one of these kinds exists\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
     "  -h, --help            this help\n"
     "  --version             print the version\n"
     "\n"
     "Exit status: 0 success, 1 error (nothing analysed), 2 the capture was cut off or\n"
-    "damaged (the report covers what came before the damage).\n";
+    "damaged (the report covers what came before the damage), 3 a --fail-on finding.\n";
 
 bool parse_size(const char *s, uint64_t *out)
 {
@@ -49,13 +52,14 @@ bool parse_size(const char *s, uint64_t *out)
     return true;
 }
 
-enum { OPT_FORMAT = 256, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION };
+enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION };
 
 int options_parse(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, OPT_FORMAT},
         {"txn-log", required_argument, NULL, OPT_TXNLOG},
+        {"fail-on", required_argument, NULL, OPT_FAILON},
         {"memcap", required_argument, NULL, OPT_MEMCAP},
         {"call-timeout", required_argument, NULL, OPT_TIMEOUT},
         {"progress", no_argument, NULL, OPT_PROGRESS},
@@ -89,6 +93,7 @@ int options_parse(int argc, char **argv, struct options *o)
             else { fprintf(stderr, "nfsscope: --format: expected text or json, got %s\n", optarg); return -1; }
             break;
         case OPT_TXNLOG: o->txn_log = optarg; break;
+        case OPT_FAILON: o->fail_on = optarg; break;
         case OPT_MEMCAP:
             if (!parse_size(optarg, &o->memcap) || o->memcap < (1u << 20)) {
                 fprintf(stderr, "nfsscope: --memcap: expected a size of at least 1M (e.g. 64M), got %s\n", optarg);

@@ -18,6 +18,7 @@ struct options {
     long long count;           /* -c: stop after this many frames (0 = all) */
     int snaplen;               /* -s for live capture */
     int progress;              /* -1 auto, 0 off, 1 on */
+    const char *fail_on;       /* --fail-on KIND[,KIND...] */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

@@ -13,8 +13,16 @@ struct report_info {
     char partial_reason[256];
 };
 
-void report_text(FILE *o, const ns_analyzer *a, const struct report_info *ri);
-void report_json(FILE *o, const ns_analyzer *a, const struct report_info *ri);
+void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri);
+void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri);
+
+/* Sections kept in their own files. */
+void report_findings_text(FILE *o, ns_analyzer *a);
+void report_findings_json(FILE *o, ns_analyzer *a);
+/* true if a finding of one of the comma-separated kinds exists (--fail-on). */
+bool report_has_finding(ns_analyzer *a, const char *kinds);
+/* "10:00:01.123456" (UTC time of day) for compact columns. */
+void report_clock(char *buf, size_t n, int64_t ns);
 
 /* Shared by both formats: operation keys and status entries in print order. */
 struct op_row { uint32_t key; const char *name; const struct ns_op_stats *s; };

@@ -150,7 +150,7 @@ static void skipped(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
-void report_json(FILE *o, const ns_analyzer *a, const struct report_info *ri)
+void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
     fputs("{\"nfsscope\":{\"version\":\"0.1.0\"},", o);
@@ -159,6 +159,7 @@ void report_json(FILE *o, const ns_analyzer *a, const struct report_info *ri)
     connections(o, a);
     ops(o, st);
     status(o, st);
+    report_findings_json(o, a);
     skipped(o, st);
     fputs("}\n", o);
 }

@@ -12,6 +12,15 @@ static void fmt_time(char *buf, size_t n, int64_t ns)
     snprintf(buf + l, n - l, ".%06lld UTC", (long long)(ns % 1000000000 / 1000));
 }
 
+void report_clock(char *buf, size_t n, int64_t ns)
+{
+    time_t s = (time_t)(ns / 1000000000);
+    struct tm tm;
+    gmtime_r(&s, &tm);
+    size_t l = strftime(buf, n, "%H:%M:%S", &tm);
+    snprintf(buf + l, n - l, ".%06lld", (long long)(ns % 1000000000 / 1000));
+}
+
 static double us(uint64_t ns) { return (double)ns / 1000.0; }
 
 static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
@@ -122,7 +131,7 @@ static void section_skipped(FILE *o, const struct ns_stats *st)
     line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
 }
 
-void report_text(FILE *o, const ns_analyzer *a, const struct report_info *ri)
+void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
     section_capture(o, st, ri);
@@ -130,5 +139,6 @@ void report_text(FILE *o, const ns_analyzer *a, const struct report_info *ri)
     section_conns(o, a);
     section_ops(o, st);
     section_status(o, st);
+    report_findings_text(o, a);
     section_skipped(o, st);
 }

@@ -151,10 +151,13 @@ int main(int argc, char **argv)
     progress_end(&pr);
     ns_analyzer_finish(a);
     if (ri.partial) fprintf(stderr, "nfsscope: %s: %s\n", ri.source, ri.partial_reason);
-    if (o.format == FORMAT_JSON) report_json(out, a, &ri);
-    else report_text(out, a, &ri);
+    /* With the log on stdout, the report goes only where -o says. */
+    bool report = !(log == stdout && !o.output);
+    if (report && o.format == FORMAT_JSON) report_json(out, a, &ri);
+    else if (report) report_text(out, a, &ri);
 
     int status = ri.partial ? 2 : 0;
+    if (status == 0 && o.fail_on && report_has_finding(a, o.fail_on)) status = 3;
     if (fflush(out) != 0 || (log && fflush(log) != 0)) {
         fprintf(stderr, "nfsscope: writing output: %s\n", strerror(errno));
         status = 1;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "analyzer_int.h"
 #include "nfs_dispatch.h"
 #include "rpc_msg.h"
@@ -87,6 +88,7 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
         t->sends++;
         t->last_send_ts_ns = a->now;
         a->st.rpc_retransmissions++;
+        analysis_on_retransmit(a, t, c);
         return;
     }
     t = txn_new_call(a->txns, scope, h->xid);
@@ -105,21 +107,27 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
     if (h->cred_flavor == AUTH_RPCSEC_GSS) {
         t->gss_proc = (uint8_t)(h->gss_proc < 255 ? h->gss_proc : 255);
         t->gss_service = (uint8_t)(h->gss_service <= 3 ? h->gss_service : 0);
-        if (h->gss_proc != RPCSEC_GSS_DATA) return; /* context setup: tokens, not NFS */
-        if (h->gss_service == 3) {
+        bool opaque = false;
+        if (h->gss_proc != RPCSEC_GSS_DATA) {
+            opaque = true; /* context setup: tokens, not NFS */
+        } else if (h->gss_service == 3) {
             t->call_undecoded = true;
             a->st.rpc_gss_privacy++;
-            return;
-        }
-        if (!rpc_unwrap_gss(h, h->gss_service)) {
+            opaque = true;
+        } else if (!rpc_unwrap_gss(h, h->gss_service)) {
             t->call_undecoded = true;
             a->st.decode_invalid++;
+            opaque = true;
+        }
+        if (opaque) {
+            analysis_on_call(a, t, c);
             return;
         }
     }
     nfs_decode_call(t, &h->body, &a->st);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
+    analysis_on_call(a, t, c);
 }
 
 static void reply_stats(struct ns_analyzer *a, const struct ns_txn *t)
@@ -151,6 +159,7 @@ static void on_reply(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, i
     if (t && t->reply_frame) {
         t->dup_replies++;
         a->st.rpc_dup_replies++;
+        analysis_on_reply(a, t, c, true);
         return;
     }
     bool orphan = !t;
@@ -177,6 +186,7 @@ static void on_reply(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, i
         if (decodable) nfs_decode_reply(t, &h->body, &a->st);
     }
     reply_stats(a, t);
+    analysis_on_reply(a, t, c, false);
     if (!orphan) txn_mark_done(a->txns, t, a->now, f->key.proto == 17 ? UDP_LINGER_NS : 0);
     txn_flush(a->txns, a->now, a->cfg.call_timeout_ns);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nfsscope/findings.h"
 #include "nfsscope/names.h"
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
@@ -52,6 +53,11 @@ const struct ns_stats *ns_analyzer_stats(const ns_analyzer *a);
 /* Connections that carried RPC, by id (1..n). NULL if id is out of range. */
 size_t ns_analyzer_conn_count(const ns_analyzer *a);
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id);
+
+/* Findings sorted by severity (highest first), then first time, then kind.
+ * The array is valid until the next call into the analyzer. */
+size_t ns_analyzer_findings(ns_analyzer *a, const struct ns_finding *const **out);
+uint64_t ns_analyzer_findings_dropped(const ns_analyzer *a);
 
 /* "10.0.0.1:2049" / "[fd00::1]:2049" into buf (>= NS_ENDPOINT_STRLEN bytes). */
 #define NS_ENDPOINT_STRLEN 56

@@ -1,0 +1,117 @@
+#include "findings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FINDINGS_MAX 100000
+
+struct findings {
+    struct memcap *mc;
+    struct ns_finding *v;
+    size_t n, cap;
+    const struct ns_finding **view;
+    uint64_t dropped;
+};
+
+const char *ns_severity_name(uint8_t sev)
+{
+    static const char *const names[] = {"info", "warning", "error", "critical"};
+    return sev < 4 ? names[sev] : "unknown";
+}
+
+struct findings *findings_new(struct memcap *mc)
+{
+    struct findings *f = calloc(1, sizeof *f);
+    if (f) f->mc = mc;
+    return f;
+}
+
+void findings_free(struct findings *f)
+{
+    if (!f) return;
+    memcap_give(f->mc, MEM_SESSIONS, f->cap * sizeof *f->v);
+    free(f->v);
+    free(f->view);
+    free(f);
+}
+
+struct ns_finding *findings_add(struct findings *f, const char *kind, uint8_t severity, int64_t ts_ns)
+{
+    if (f->n == f->cap) {
+        size_t ncap = f->cap ? f->cap * 2 : 16;
+        if (ncap > FINDINGS_MAX) ncap = FINDINGS_MAX;
+        struct ns_finding *nv = NULL;
+        if (ncap > f->cap && memcap_take(f->mc, MEM_SESSIONS, (ncap - f->cap) * sizeof *nv)) {
+            nv = realloc(f->v, ncap * sizeof *nv);
+            if (!nv) memcap_give(f->mc, MEM_SESSIONS, (ncap - f->cap) * sizeof *nv);
+        }
+        if (!nv) { f->dropped++; return NULL; }
+        f->v = nv;
+        f->cap = ncap;
+    }
+    struct ns_finding *x = &f->v[f->n++];
+    memset(x, 0, sizeof *x);
+    strncpy(x->kind, kind, sizeof x->kind - 1);
+    x->severity = severity;
+    x->first_ts_ns = x->last_ts_ns = ts_ns;
+    return x;
+}
+
+size_t findings_index(const struct findings *f, const struct ns_finding *x) { return (size_t)(x - f->v); }
+struct ns_finding *findings_get(struct findings *f, size_t i) { return i < f->n ? &f->v[i] : NULL; }
+
+/* Insert v into a small sorted set of at most cap distinct values. */
+#define SORTED_INSERT(arr, n, cap, v)                                           \
+    do {                                                                         \
+        unsigned _i = 0;                                                         \
+        while (_i < (n) && (arr)[_i] < (v)) _i++;                                \
+        if (_i < (n) && (arr)[_i] == (v)) break;                                 \
+        if ((n) == (cap)) { if (_i == (n)) break; (n)--; } /* keep the lowest */ \
+        memmove(&(arr)[_i + 1], &(arr)[_i], ((n) - _i) * sizeof (arr)[0]);      \
+        (arr)[_i] = (v);                                                         \
+        (n)++;                                                                   \
+    } while (0)
+
+void finding_add_frame(struct ns_finding *x, uint64_t frame)
+{
+    if (frame) SORTED_INSERT(x->frames, x->nframes, NS_FINDING_FRAMES, frame);
+}
+
+void finding_add_conn(struct ns_finding *x, uint32_t conn_id)
+{
+    if (conn_id) SORTED_INSERT(x->conns, x->nconns, NS_FINDING_CONNS, conn_id);
+}
+
+void finding_note(struct ns_finding *x, int64_t ts_ns, uint64_t frame, uint32_t conn_id)
+{
+    x->count++;
+    if (ts_ns < x->first_ts_ns) x->first_ts_ns = ts_ns;
+    if (ts_ns > x->last_ts_ns) x->last_ts_ns = ts_ns;
+    finding_add_frame(x, frame);
+    finding_add_conn(x, conn_id);
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+    const struct ns_finding *a = *(const struct ns_finding *const *)pa, *b = *(const struct ns_finding *const *)pb;
+    if (a->severity != b->severity) return a->severity > b->severity ? -1 : 1;
+    if (a->first_ts_ns != b->first_ts_ns) return a->first_ts_ns < b->first_ts_ns ? -1 : 1;
+    int c = strcmp(a->kind, b->kind);
+    if (c) return c;
+    uint64_t fa = a->nframes ? a->frames[0] : 0, fb = b->nframes ? b->frames[0] : 0;
+    if (fa != fb) return fa < fb ? -1 : 1;
+    return strcmp(a->message, b->message);
+}
+
+size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
+{
+    free(f->view);
+    f->view = f->n ? malloc(f->n * sizeof *f->view) : NULL;
+    if (!f->view) { *out = NULL; return 0; }
+    for (size_t i = 0; i < f->n; i++) f->view[i] = &f->v[i];
+    qsort(f->view, f->n, sizeof *f->view, cmp_finding);
+    *out = f->view;
+    return f->n;
+}
+
+uint64_t findings_dropped(const struct findings *f) { return f->dropped; }
