@@ -47,7 +47,7 @@ static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_
         int32_t rel = seq_diff(s->seq, d->next_seq);
         if (rel > 0) break;
         d->ooo = s->next;
-        uint32_t skip = (uint32_t)-rel;
+        uint32_t skip = d->next_seq - s->seq; /* not -rel: rel may be INT32_MIN */
         if (skip < s->len) {
             uint32_t cap = s->caplen > skip ? s->caplen - skip : 0;
             const uint8_t *p = cap ? s->data + skip : NULL;
@@ -84,7 +84,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
     }
     int32_t rel = seq_diff(seq, d->next_seq);
     if (rel <= 0) { /* the queue drained up to us */
-        uint32_t skip = (uint32_t)-rel;
+        uint32_t skip = d->next_seq - seq;
         if (skip < len) {
             uint32_t cap = caplen > skip ? caplen - skip : 0;
             deliver(c, dir, cap ? p + skip : NULL, cap, len - skip, 0, 0);
@@ -150,7 +150,7 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
     if (len) {
         int32_t rel = seq_diff(seq, d->next_seq);
         if (rel < 0) { /* retransmission or overlap with delivered bytes */
-            uint32_t skip = (uint32_t)-rel;
+            uint32_t skip = d->next_seq - seq;
             if (skip >= len) {
                 c->st->retransmitted++;
             } else {
