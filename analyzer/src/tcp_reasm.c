@@ -58,15 +58,18 @@ static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_
     }
 }
 
-/* Declare the bytes up to seq lost: a gap hole, then whatever follows. */
+/* Declare the bytes up to seq lost: a gap hole, then whatever follows. The
+ * queue is drained even without a gap: its head may lie behind next_seq (a
+ * new SYN moved it), and callers loop until the queue is empty. */
 static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq)
 {
     int32_t gap = seq_diff(seq, d->next_seq);
-    if (gap <= 0) return;
-    c->st->gaps++;
-    c->st->gap_bytes += (uint32_t)gap;
-    c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, 0, 0);
-    d->next_seq = seq;
+    if (gap > 0) {
+        c->st->gaps++;
+        c->st->gap_bytes += (uint32_t)gap;
+        c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, 0, 0);
+        d->next_seq = seq;
+    }
     drain(c, d, dir, true);
 }
 
@@ -78,7 +81,8 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
      * be filled in time; call it lost and make room. */
     while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX ||
                       c->mc->used[MEM_REASSEMBLY] + caplen + sizeof(struct tcp_seg) > c->mc->cap[MEM_REASSEMBLY])) {
-        c->st->evicted_ooo_bytes += (uint32_t)seq_diff(d->ooo->seq, d->next_seq);
+        int32_t lost = seq_diff(d->ooo->seq, d->next_seq);
+        if (lost > 0) c->st->evicted_ooo_bytes += (uint32_t)lost;
         skip_to(c, d, dir, d->ooo->seq);
         if (seq_diff(seq, d->next_seq) <= 0) break;
     }
