@@ -15,6 +15,8 @@
 #define DEFAULT_CALL_TIMEOUT (120ll * 1000000000ll)
 #define FRAG_TIMEOUT (30ll * 1000000000ll)
 #define HOUSEKEEPING_EVERY (1000000000ll)
+#define CLOSED_LINGER (5ll * 1000000000ll) /* closed TCP flows absorb late segments this long */
+#define IDLE_TRIM (10ll * 1000000000ll) /* idle connections give back their buffers */
 #define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
 
 static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
@@ -22,6 +24,8 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
 static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len);
 static void on_datagram(void *ctx, const struct ipfrag_done *d);
+static void release_cb(void *ctx, struct flow *f);
+static void trim_cb(void *ctx, struct flow *f);
 
 static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
 {
@@ -72,6 +76,13 @@ ns_analyzer *ns_analyzer_new(const struct ns_config *cfg)
 }
 
 static void release_cb(void *ctx, struct flow *f) { release_flow(ctx, f); }
+
+static void trim_cb(void *ctx, struct flow *f)
+{
+    struct ns_analyzer *a = ctx;
+    struct rec_ctx rc = {&a->mc, &a->rec_st, on_record, on_plausible, a};
+    for (int d = 0; d < 2; d++) rec_trim(&rc, &f->rec[d]);
+}
 
 void ns_analyzer_free(ns_analyzer *a)
 {
@@ -165,8 +176,12 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     struct flow_key k;
     int side;
     flow_key_make(&k, 6, &p->src, sport, &p->dst, dport, &side);
-    bool created;
-    struct flow *f = flow_lookup(a->flows, &k, a->now, &created);
+    bool created = false;
+    /* A bare ACK never starts a flow: it carries nothing to analyse, and the
+     * last ACKs after a FIN would otherwise bring a removed flow back. */
+    struct flow *f = (flags & (TH_SYN | TH_FIN | TH_RST)) || seg->len > hlen
+                         ? flow_lookup(a->flows, &k, a->now, &created)
+                         : flow_find(a->flows, &k, a->now);
     if (!f) return;
     bool syn_only = (flags & (TH_SYN | TH_ACK)) == TH_SYN;
     if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq))) {
@@ -296,6 +311,8 @@ static void housekeeping(struct ns_analyzer *a)
     a->last_expire = a->now;
     ipfrag_expire(a->frags, a->now, FRAG_TIMEOUT);
     txn_flush(a->txns, a->now, a->cfg.call_timeout_ns);
+    flow_sweep_closed(a->flows, a->now, CLOSED_LINGER, 4096, release_cb, a);
+    flow_visit_idle(a->flows, a->now, IDLE_TRIM, 4096, trim_cb, a);
 }
 
 void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)

@@ -181,6 +181,50 @@ static uint32_t alloc_slot(struct flow_table *t)
     return ++t->pool_used;
 }
 
+struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts)
+{
+    uint32_t h = hash_key(k) & (t->nbuckets - 1);
+    for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
+        struct flow *f = at(t, i);
+        if (memcmp(&f->key, k, sizeof *k) == 0) {
+            f->last_ts = ts;
+            if (t->lru_tail != i) { lru_unlink(t, i); lru_append(t, i); }
+            t->last_hit = i;
+            return f;
+        }
+    }
+    return NULL;
+}
+
+uint32_t flow_sweep_closed(struct flow_table *t, int64_t now_ns, int64_t linger_ns, uint32_t max,
+                           void (*fn)(void *ctx, struct flow *f), void *ctx)
+{
+    uint32_t removed = 0, seen = 0;
+    for (uint32_t i = t->lru_head; i && seen < max;) {
+        struct flow *f = at(t, i);
+        uint32_t next = f->lru_next;
+        if (now_ns - f->last_ts <= linger_ns) break; /* the rest is more recent */
+        if (f->closed) {
+            fn(ctx, f);
+            release(t, i);
+            removed++;
+        }
+        seen++;
+        i = next;
+    }
+    return removed;
+}
+
+void flow_visit_idle(struct flow_table *t, int64_t now_ns, int64_t idle_ns, uint32_t max,
+                     void (*fn)(void *ctx, struct flow *f), void *ctx)
+{
+    uint32_t seen = 0;
+    for (uint32_t i = t->lru_head; i && seen < max; i = at(t, i)->lru_next, seen++) {
+        if (now_ns - at(t, i)->last_ts <= idle_ns) break;
+        fn(ctx, at(t, i));
+    }
+}
+
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created)
 {
     *created = false;

@@ -45,6 +45,15 @@ void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src,
                    const struct ns_addr *dst, uint16_t dport, int *side);
 /* Find or create; NULL only if no flow can be made room for. *created tells. */
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created);
+/* Find without creating; NULL if absent. */
+struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts);
+/* Remove closed flows idle for longer than linger_ns (oldest first, at most
+ * max of them), calling fn on each before it goes. Returns how many. */
+uint32_t flow_sweep_closed(struct flow_table *t, int64_t now_ns, int64_t linger_ns, uint32_t max,
+                           void (*fn)(void *ctx, struct flow *f), void *ctx);
+/* Call fn on flows idle for longer than idle_ns (oldest first, at most max). */
+void flow_visit_idle(struct flow_table *t, int64_t now_ns, int64_t idle_ns, uint32_t max,
+                     void (*fn)(void *ctx, struct flow *f), void *ctx);
 /* Drop a flow now (after the caller released its buffers). */
 void flow_remove(struct flow_table *t, struct flow *f);
 /* Visit every flow (end of input). */

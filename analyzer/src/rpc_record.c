@@ -32,6 +32,11 @@ static void reset_msg(const struct rec_ctx *c, struct rec_dir *r)
     }
 }
 
+void rec_trim(const struct rec_ctx *c, struct rec_dir *r)
+{
+    if (r->nspans == 0 && r->msg_len == 0) rec_release(c, r);
+}
+
 void rec_release(const struct rec_ctx *c, struct rec_dir *r)
 {
     free(r->buf);

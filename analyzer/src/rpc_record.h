@@ -56,6 +56,8 @@ struct rec_ctx {
 void rec_init(struct rec_dir *r, bool in_sync);
 void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t *p, uint32_t n);
 void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n);
+/* Free the buffers if no message is in progress (an idle connection). */
+void rec_trim(const struct rec_ctx *c, struct rec_dir *r);
 /* Free buffers (the partial message is dropped). */
 void rec_release(const struct rec_ctx *c, struct rec_dir *r);
 
