@@ -166,14 +166,14 @@ uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
     return n;
 }
 
-uint8_t xdr_u8(struct xdr *x)
+uint8_t xdr_u8_slow(struct xdr *x)
 {
     uint8_t b = 0;
     xdr_bytes(x, &b, 1);
     return b;
 }
 
-uint16_t xdr_u16(struct xdr *x)
+uint16_t xdr_u16_slow(struct xdr *x)
 {
     uint8_t b[2];
     xdr_bytes(x, b, 2);

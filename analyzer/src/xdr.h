@@ -64,8 +64,22 @@ static inline uint64_t xdr_u64(struct xdr *x)
     return hi << 32 | xdr_u32(x);
 }
 /* Byte-level reads for link/IP/transport headers (big-endian unless _le). */
-uint8_t xdr_u8(struct xdr *x);
-uint16_t xdr_u16(struct xdr *x);
+uint8_t xdr_u8_slow(struct xdr *x);
+uint16_t xdr_u16_slow(struct xdr *x);
+static inline uint8_t xdr_u8(struct xdr *x)
+{
+    if (x->p != x->end) return *x->p++;
+    return xdr_u8_slow(x);
+}
+static inline uint16_t xdr_u16(struct xdr *x)
+{
+    if ((size_t)(x->end - x->p) >= 2) {
+        const uint8_t *q = x->p;
+        x->p += 2;
+        return (uint16_t)(q[0] << 8 | q[1]);
+    }
+    return xdr_u16_slow(x);
+}
 uint32_t xdr_u32_le(struct xdr *x);
 /* Make sub a reader of the next n bytes of x (x does not move). Fails x with
  * XDR_ERR_SHORT if fewer than n bytes remain. */
