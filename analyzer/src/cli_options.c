@@ -23,6 +23,9 @@ static const char usage[] =
     "                        the report then goes only to -o FILE, if given)\n"
     "  --memcap SIZE         memory for all tables, with K/M/G suffix (default 512M)\n"
     "  --call-timeout SEC    give up on a call unanswered for SEC seconds of capture time (default 120)\n"
+    "  --storm-count N       N errors of one kind on one session/client make a storm (default 20)\n"
+    "  --storm-window SEC    ... within SEC seconds (default 10)\n"
+    "  --grace-period SEC    NFS4ERR_GRACE for longer than SEC seconds is GRACE_STUCK (default 90)\n"
     "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
     "  --progress / --no-progress\n"
@@ -52,7 +55,8 @@ bool parse_size(const char *s, uint64_t *out)
     return true;
 }
 
-enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION };
+enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
+       OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE };
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -62,6 +66,9 @@ int options_parse(int argc, char **argv, struct options *o)
         {"fail-on", required_argument, NULL, OPT_FAILON},
         {"memcap", required_argument, NULL, OPT_MEMCAP},
         {"call-timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"storm-count", required_argument, NULL, OPT_STORMCOUNT},
+        {"storm-window", required_argument, NULL, OPT_STORMWINDOW},
+        {"grace-period", required_argument, NULL, OPT_GRACE},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -104,6 +111,20 @@ int options_parse(int argc, char **argv, struct options *o)
             double s = strtod(optarg, &end);
             if (*end || !(s > 0) || s > 1e6) { fprintf(stderr, "nfsscope: --call-timeout: expected seconds, got %s\n", optarg); return -1; }
             o->call_timeout_ns = (int64_t)(s * 1e9);
+            break;
+        }
+        case OPT_STORMCOUNT: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || optarg[0] == '-' || v < 2 || v > 1000000) { fprintf(stderr, "nfsscope: --storm-count: expected a count from 2 to 1000000, got %s\n", optarg); return -1; }
+            o->storm_count = (uint32_t)v;
+            break;
+        }
+        case OPT_STORMWINDOW:
+        case OPT_GRACE: {
+            double s = strtod(optarg, &end);
+            const char *n = c == OPT_GRACE ? "--grace-period" : "--storm-window";
+            if (*end || !(s > 0) || s > 1e6) { fprintf(stderr, "nfsscope: %s: expected seconds, got %s\n", n, optarg); return -1; }
+            if (c == OPT_GRACE) o->grace_period_ns = (int64_t)(s * 1e9); else o->storm_window_ns = (int64_t)(s * 1e9);
             break;
         }
         case OPT_PROGRESS: o->progress = 1; break;

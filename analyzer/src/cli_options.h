@@ -19,6 +19,9 @@ struct options {
     int snaplen;               /* -s for live capture */
     int progress;              /* -1 auto, 0 off, 1 on */
     const char *fail_on;       /* --fail-on KIND[,KIND...] */
+    uint32_t storm_count;      /* --storm-count (0 = default) */
+    int64_t storm_window_ns;   /* --storm-window */
+    int64_t grace_period_ns;   /* --grace-period */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

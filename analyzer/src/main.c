@@ -113,7 +113,10 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    struct ns_config cfg = {o.memcap, o.call_timeout_ns};
+    struct ns_config cfg = {.memcap = o.memcap, .call_timeout_ns = o.call_timeout_ns};
+    cfg.storm_count = o.storm_count;
+    cfg.storm_window_ns = o.storm_window_ns;
+    cfg.grace_period_ns = o.grace_period_ns;
     ns_analyzer *a = ns_analyzer_new(&cfg);
     if (!a) {
         fprintf(stderr, "nfsscope: out of memory\n");

@@ -19,6 +19,9 @@ typedef struct ns_analyzer ns_analyzer;
 struct ns_config {
     uint64_t memcap;            /* bytes for all tables together; 0 = default (512 MiB) */
     int64_t call_timeout_ns;    /* unanswered calls are given up after this; 0 = default (120 s) */
+    uint32_t storm_count;       /* errors of one kind on one session/client that make a storm; 0 = default (20) */
+    int64_t storm_window_ns;    /* ... within this window; 0 = default (10 s) */
+    int64_t grace_period_ns;    /* NFS4ERR_GRACE longer than this is GRACE_STUCK; 0 = default (90 s) */
 };
 
 /* One captured frame. data holds caplen bytes; len is the length on the wire. */
