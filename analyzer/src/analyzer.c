@@ -336,7 +336,7 @@ void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)
     if (r != NET_OK) { st->frames_undecodable++; return; }
     if (p.is_fragment) {
         st->ip_fragments++;
-        if (!ipfrag_add(a->frags, &p, ts)) st->evicted_fragments++;
+        if (!ipfrag_add(a->frags, &p, ts)) a->frags_dropped++;
     } else {
         struct ns_span sp[2] = {{p.l4, p.l4_caplen}, {NULL, p.l4_len - p.l4_caplen}};
         struct ns_msg m = {sp, p.l4_len > p.l4_caplen ? 2 : 1, p.l4_len};
@@ -384,7 +384,7 @@ const struct ns_stats *ns_analyzer_stats(const ns_analyzer *ca)
     st->records_bad_mark = a->rec_st.bad_marks;
     st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
     st->evicted_pending_calls = txn_evicted(a->txns);
-    st->evicted_fragments += 0;
+    st->evicted_fragments = a->frags_dropped + ipfrag_evicted(a->frags); /* dropped + trains evicted */
     st->peak_memory = a->mc.peak;
     return st;
 }

@@ -26,6 +26,7 @@ struct ns_analyzer {
     struct ns_conn *conns;
     uint32_t nconns, conns_cap;
     uint64_t conns_over_cap;
+    uint64_t frags_dropped;  /* IP fragments refused (invalid or over the cap) */
     /* the frame being processed */
     uint64_t frame;
     int64_t now;
