@@ -384,6 +384,7 @@ const struct ns_stats *ns_analyzer_stats(const ns_analyzer *ca)
     st->records_bad_mark = a->rec_st.bad_marks;
     st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
     st->evicted_pending_calls = txn_evicted(a->txns);
+    st->evicted_conn_messages = a->conns_over_cap;
     st->evicted_fragments = a->frags_dropped + ipfrag_evicted(a->frags); /* dropped + trains evicted */
     st->peak_memory = a->mc.peak;
     return st;

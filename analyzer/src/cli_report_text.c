@@ -113,7 +113,7 @@ static void section_skipped(FILE *o, const struct ns_stats *st)
     fprintf(o, "\nNot analysed\n");
     uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
-                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments |
+                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages |
                    st->ip_fragments_incomplete | st->rpc_calls_timed_out;
     if (!any) { fputs("  nothing\n", o); return; }
     line_if(o, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
@@ -129,6 +129,7 @@ static void section_skipped(FILE *o, const struct ns_stats *st)
     line_if(o, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
     line_if(o, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
     line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
+    line_if(o, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
 }
 
 void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)

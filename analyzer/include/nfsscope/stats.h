@@ -99,6 +99,7 @@ struct ns_stats {
     uint64_t tcp_truncated_bytes, tcp_resyncs;
     /* memory caps */
     uint64_t evicted_flows, evicted_pending_calls, evicted_ooo_bytes, evicted_fragments;
+    uint64_t evicted_conn_messages; /* RPC messages dropped: no room to record their connection */
     uint64_t peak_memory;
     /* nfs */
     uint32_t nfs_versions;          /* NS_VERS_BIT set */
