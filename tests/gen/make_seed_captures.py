@@ -31,7 +31,7 @@ from rpcbuild import (auth_sys, op_putrootfh, op_getattr, op_getfh, op_lookup, o
                       op_reclaim_complete, op_read, op_read_plus, res_getattr, res_getfh,
                       res_access, res_open, res_close, std_attrs, stateid4, fh4, SP4_NONE,
                       SP4_MACH_CRED, CDFC4_FORE_OR_BOTH, CDFS4_BOTH, CDFS4_FORE, NF4DIR,
-                      NFS4_STATUS)
+                      NFS4_STATUS, rpcsec_gss)
 from seed_lib import (Run, derive, s_op, s_sequence, s_exchange_id, s_create_session,  # noqa: E402
                       s_bind, s_open, s_close, s_putfh, r_sequence, r_exchange_id,
                       r_create_session, r_bind, r_op, r_simple, r_read, r_read_plus, TF_FIELDS)
@@ -128,8 +128,8 @@ def mount(run, rt_exid, rt_cs, owner, clientid, sid, sp, fore_req, fore_grant, b
     run.later(gap)
 
 
-def xc(run, rt, ops, results, lat=0.0003, after=0.0003, minor=1, ack=False):
-    rx = run.call(rt, ops, CRED, minor=minor)
+def xc(run, rt, ops, results, lat=0.0003, after=0.0003, minor=1, ack=False, cred=None):
+    rx = run.call(rt, ops, cred or CRED, minor=minor)
     run.later(lat)
     run.reply(rx, results)
     if ack:
@@ -150,7 +150,16 @@ def seed_000(run):
     a few mount requests, then 14 s later the nconnect workload on c1..c4
     (c3 and c4 never bound: CONN_NOT_BOUND; slots whose sequence ID the
     client advanced anyway: SEQ_MISORDERED) and OPENs on c1 and c2 answered
-    NFS4ERR_GRACE for two minutes (RECLAIM_COMPLETE failed, never retried)."""
+    NFS4ERR_GRACE for two minutes (RECLAIM_COMPLETE failed, never retried).
+    As in the thread (sec=sys, keytabs on both sides) the lease management
+    operations -- EXCHANGE_ID, CREATE_SESSION, RECLAIM_COMPLETE,
+    BIND_CONN_TO_SESSION -- go with RPCSEC_GSS krb5i, everything else AUTH_SYS."""
+    gss_seq = [0x1000]
+
+    def krb5i():
+        gss_seq[0] += 1
+        return rpcsec_gss(gss_seq[0], "integrity", handle=b"\x00\x00\x00\x07klimt-ctx")
+
     clientid = 0x5eed000000000001
     sid = bytes.fromhex("5eed0000000000010000000100000001")
     r1 = run.connect(51101, (0x10000000, 0x20000000))
@@ -159,13 +168,13 @@ def seed_000(run):
     run.later(0.0002)
     run.reply(rx)
     run.later(0.0003)
-    rx = run.call(r1, [s_exchange_id(b"Linux NFSv4.1 klimt.example.net", SP4_MACH_CRED)], CRED)
+    rx = run.call(r1, [s_exchange_id(b"Linux NFSv4.1 klimt.example.net", SP4_MACH_CRED)], krb5i())
     run.later(0.0004)
     run.reply(rx, [r_exchange_id(clientid, 1, SP4_MACH_CRED)])
     run.later(0.0005)
     r2 = run.connect(51102, (0x11000000, 0x21000000))
     run.later(0.0002)
-    rx = run.call(r2, [s_create_session(clientid, 1, 64, 1)], CRED)
+    rx = run.call(r2, [s_create_session(clientid, 1, 64, 1)], krb5i())
     run.later(0.0005)
     run.reply(rx, [r_create_session(sid, 1, 64, 1)])
     srv = Server(sid, 64, mach_cred=True)
@@ -176,13 +185,13 @@ def seed_000(run):
     def conn_of(rt):
         return rt.conn.conn
 
-    def req(rt, tail_ops, tail_results, lat=0.0003, after=0.0003, slot=None, ack=False):
+    def req(rt, tail_ops, tail_results, lat=0.0003, after=0.0003, slot=None, ack=False, cred=None):
         """One SEQUENCE COMPOUND; server answers per its model."""
         s = cl.slot() if slot is None else slot
         op = cl.seq_op(s)
         r0 = srv.sequence(op, conn_of(rt))
         results = [r0] + (tail_results if r0.status == "NFS4_OK" else [])
-        rx = xc(run, rt, [op] + tail_ops, results, lat=lat, after=after, ack=ack)
+        rx = xc(run, rt, [op] + tail_ops, results, lat=lat, after=after, ack=ack, cred=cred)
         if r0.status == "NFS4ERR_SEQ_MISORDERED":
             cl.retired.add(s)
         return rx
@@ -190,13 +199,13 @@ def seed_000(run):
     getattr_ops = [s_op(op_putrootfh()), s_op(op_getattr())]
     getattr_res = [r_simple("PUTROOTFH"), r_op(res_getattr(ROOT_ATTRS))]
     # the thread's order
-    rc = req(r1, [s_op(op_reclaim_complete())], [r_simple("RECLAIM_COMPLETE")])
+    rc = req(r1, [s_op(op_reclaim_complete())], [r_simple("RECLAIM_COMPLETE")], cred=krb5i())
     req(r1, getattr_ops, getattr_res)
     req(r2, [], [])
     req(r1, getattr_ops, getattr_res)
-    xc(run, r1, [s_bind(sid, CDFC4_FORE_OR_BOTH)], [r_bind(sid, CDFS4_BOTH)])
+    xc(run, r1, [s_bind(sid, CDFC4_FORE_OR_BOTH)], [r_bind(sid, CDFS4_BOTH)], cred=krb5i())
     srv.bound.add(conn_of(r1))
-    xc(run, r2, [s_bind(sid, CDFC4_FORE_OR_BOTH)], [r_bind(sid, CDFS4_FORE)])
+    xc(run, r2, [s_bind(sid, CDFC4_FORE_OR_BOTH)], [r_bind(sid, CDFS4_FORE)], cred=krb5i())
     req(r2, getattr_ops, getattr_res, ack=True)
     assert rc.status == "NFS4ERR_CONN_NOT_BOUND_TO_SESSION"
     # the rest of the mount: simple requests on c1 and c2
