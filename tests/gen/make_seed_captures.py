@@ -247,13 +247,20 @@ def seed_000(run):
             cl.busy.add(s)
             op = cl.seq_op(s)
             fh = files[(wave + k) % len(files)]
-            sent.append((rt, s, op, run.call(rt, [op, s_putfh(fh), s_op(op_getattr())], CRED)))
+            kind = (wave * 3 + k) % 4           # mostly GETATTR, some ACCESS and LOOKUP
+            tail = {0: [s_op(op_getattr())], 1: [s_op(op_access())], 2: [s_op(op_getattr())],
+                    3: [s_op(op_lookup("f%d" % k)), s_op(op_getfh())]}[kind]
+            rx = run.call(rt, [op, s_putfh(fh)] + tail, CRED)
+            rx.kind = kind
+            sent.append((rt, s, op, rx))
             run.later(0.00005)
         run.later(0.00025)
         for rt, s, op, rx in sent:
             r0 = srv.sequence(op, conn_of(rt))
-            results = [r0] + ([r_simple("PUTFH"), r_op(res_getattr(std_attrs(20, 1 << 20)))]
-                              if r0.status == "NFS4_OK" else [])
+            ok_tail = {0: [r_op(res_getattr(std_attrs(20, 1 << 20)))], 1: [r_op(res_access())],
+                       2: [r_op(res_getattr(std_attrs(21, 4096)))],
+                       3: [r_simple("LOOKUP"), r_op(res_getfh(fh4(60 + rx.kind)))]}[rx.kind]
+            results = [r0] + ([r_simple("PUTFH")] + ok_tail if r0.status == "NFS4_OK" else [])
             run.reply(rx, results)
             cl.busy.discard(s)
             if r0.status == "NFS4ERR_SEQ_MISORDERED":
