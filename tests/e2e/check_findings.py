@@ -4,6 +4,7 @@ generator's expectations (samples/seed-*.findings.json, written by
 tests/gen/make_seed_captures.py; format in samples/README-seeds.md).
 
     check_findings.py NFSSCOPE CAPTURE EXPECTED [--verbose] [-- EXTRA NFSSCOPE ARGS]
+    check_findings.py --self-test DIR     the comparison itself, on DIR/seed-*.findings.json
 
 Runs `NFSSCOPE -r CAPTURE --format json` and checks:
 
@@ -153,7 +154,103 @@ def compare_tree(path, want, have, errs):
         errs.append("%s is %s, expected %s" % (path, canon(have), canon(want)))
 
 
+def compare(exp, rep, returncode):
+    errs = []
+    want_exit = exp.get("nfsscope_exit", 0)
+    if returncode != want_exit:
+        errs.append("nfsscope exit status %d, expected %d" % (returncode, want_exit))
+    got_f = rep.get("findings")
+    if not isinstance(got_f, list):
+        errs.append("nfsscope's report has no findings[]")
+        got_f = []
+    compare_findings(exp.get("findings", []), got_f, errs)
+    if "sessions" in exp:
+        compare_sessions(exp["sessions"], rep.get("sessions"), errs)
+    if "read_plus" in exp:
+        compare_tree("read_plus", exp["read_plus"], rep.get("read_plus"), errs)
+    return errs
+
+
+def report_from(exp):
+    """A report nfsscope would print if it agreed with exp (for --self-test)."""
+    rep = {"findings": [], "sessions": []}
+    for f in exp.get("findings", []):
+        g = dict(f, first_ts=1764669600.0, last_ts=1764669600.0, message="-", rfc=None)
+        g.setdefault("client", None)
+        rep["findings"].append(g)
+    for s in exp.get("sessions", []):
+        s = json.loads(json.dumps(s))
+        s["slots"]["saturated_fraction"] = 0.5 if s["slots"].pop("saturated") else 0.0
+        s["clientid"] = int(s["clientid"], 16)          # an integer client ID is accepted
+        rep["sessions"].append(s)
+    if "read_plus" in exp:
+        rep["read_plus"] = json.loads(json.dumps(exp["read_plus"]))
+    return rep
+
+
+def self_test(directory):
+    import glob
+    import os
+    files = sorted(glob.glob(os.path.join(directory, "seed-*.findings.json")))
+    if not files:
+        print("no seed-*.findings.json in %s" % directory)
+        return 2
+    bad = 0
+
+    def mutations(exp):
+        if exp["findings"]:
+            yield "extra kind", lambda r: r["findings"].append(
+                {"kind": "DELAY_STORM", "session": None, "client": None, "count": 20,
+                 "frames": [1], "connections": ["c1"]})
+            yield "extra of an expected kind", lambda r: r["findings"].append(
+                dict(r["findings"][0]))
+            yield "missing finding", lambda r: r["findings"].pop()
+            yield "count", lambda r: r["findings"][0].update(count=r["findings"][0]["count"] + 1)
+            yield "frames", lambda r: r["findings"][0].update(frames=r["findings"][0]["frames"][1:])
+            yield "connections", lambda r: r["findings"][0].update(connections=["c9"])
+            yield "session", lambda r: r["findings"][0].update(session="00" * 16)
+            yield "severity", lambda r: r["findings"][0].update(severity="info" if r["findings"][0]["severity"] != "info" else "warning")
+        else:
+            yield "a finding on a clean capture", lambda r: r["findings"].append(
+                {"kind": "REPLAY", "session": None, "client": None, "count": 1, "frames": [1],
+                 "connections": ["c1"]})
+        yield "no sessions", lambda r: r.pop("sessions")
+        yield "extra session", lambda r: r["sessions"].append(dict(r["sessions"][0], sessionid="11" * 16))
+        yield "granted", lambda r: r["sessions"][0]["fore_channel"].update(granted_max_requests=1)
+        yield "highest_used", lambda r: r["sessions"][0]["slots"].update(highest_used=99)
+        yield "max_outstanding", lambda r: r["sessions"][0]["slots"].update(max_outstanding=0)
+        yield "saturation", lambda r: r["sessions"][0]["slots"].update(
+            saturated_fraction=0.0 if r["sessions"][0]["slots"]["saturated_fraction"] else 0.25)
+        yield "session connections", lambda r: r["sessions"][0].update(connections=[])
+        if "read_plus" in exp:
+            yield "read_plus total", lambda r: r["read_plus"].update(hole_bytes=0)
+            yield "read_plus file", lambda r: r["read_plus"]["files"][0].update(data_segments=99)
+            yield "read_plus file missing", lambda r: r["read_plus"]["files"].pop()
+            yield "no read_plus", lambda r: r.pop("read_plus")
+
+    for path in files:
+        with open(path) as f:
+            exp = json.load(f)
+        errs = compare(exp, report_from(exp), 0)
+        if errs:
+            bad += 1
+            print("FAIL %s: a matching report is rejected: %s" % (path, errs[:3]))
+        if not compare(exp, report_from(exp), 3):
+            bad += 1
+            print("FAIL %s: a wrong exit status is accepted" % path)
+        for name, mutate in mutations(exp):
+            rep = report_from(exp)
+            mutate(rep)
+            if not compare(exp, rep, 0):
+                bad += 1
+                print("FAIL %s: mutation '%s' not detected" % (path, name))
+    print("%s: %d expectation files, %s" % ("self-test", len(files), "FAIL" if bad else "ok"))
+    return 1 if bad else 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--self-test":
+        return self_test(argv[2])
     args, extra, verbose = [], [], False
     i = 1
     while i < len(argv):
@@ -180,19 +277,8 @@ def main(argv):
         print("FAIL %s: nfsscope (exit %d) printed no JSON report: %s" % (
             capture, p.returncode, p.stderr.decode("utf-8", "replace").strip()[-300:]))
         return 2
-    errs = []
-    want_exit = exp.get("nfsscope_exit", 0)
-    if p.returncode != want_exit:
-        errs.append("nfsscope exit status %d, expected %d" % (p.returncode, want_exit))
-    got_f = rep.get("findings")
-    if not isinstance(got_f, list):
-        errs.append("nfsscope's report has no findings[]")
-        got_f = []
-    compare_findings(exp.get("findings", []), got_f, errs)
-    if "sessions" in exp:
-        compare_sessions(exp["sessions"], rep.get("sessions"), errs)
-    if "read_plus" in exp:
-        compare_tree("read_plus", exp["read_plus"], rep.get("read_plus"), errs)
+    errs = compare(exp, rep, p.returncode)
+    got_f = rep.get("findings") if isinstance(rep.get("findings"), list) else []
     name = capture.rsplit("/", 1)[-1]
     if errs:
         print("FAIL %s" % name)

@@ -11,6 +11,8 @@
 #                               nfs.nfsstat4, nfs.exchange_id.state_protect, nfs.bctsa_dir are,
 #                               frame by frame, what the generator wrote, and the expected
 #                               findings' frames are what they claim (make_seed_captures.py --verify)
+#   e2e.seed.checker_selftest  check_findings.py accepts a report equal to each expectation file
+#                               and rejects mutated ones (missing/extra findings, counts, frames...)
 #   e2e.seed.up_to_date         regenerating the seed captures gives the committed samples/ files
 #                               byte for byte (the generator and samples/ are in step)
 # The differential test against tshark (tests/e2e/tshark_diff.py) of each seed capture is
@@ -60,3 +62,8 @@ add_test(NAME e2e.seed.up_to_date
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
                  ${Python3_EXECUTABLE} ${_seed_gen} --same-as ${_seed_dir})
 set_tests_properties(e2e.seed.up_to_date PROPERTIES TIMEOUT 300 LABELS "e2e;seed")
+
+add_test(NAME e2e.seed.checker_selftest
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_findings.py --self-test ${_seed_dir})
+set_tests_properties(e2e.seed.checker_selftest PROPERTIES TIMEOUT 60 LABELS "e2e;seed")

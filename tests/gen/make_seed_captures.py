@@ -672,6 +672,17 @@ def verify(outdir, names):
                         fd["session"] not in got[fr][2]["nfs.session_id4"]:
                     errs.append("%s frame %d: session %s not in tshark's view" % (fd["kind"], fr,
                                                                                   fd["session"]))
+        # counts of the per-reply findings, counted independently from tshark's
+        # view: replies whose COMPOUND status is the error (one session per capture
+        # carries them all)
+        for kind, code in (("CONN_NOT_BOUND", "NFS4ERR_CONN_NOT_BOUND_TO_SESSION"),
+                           ("SEQ_MISORDERED", "NFS4ERR_SEQ_MISORDERED"),
+                           ("GRACE_STUCK", "NFS4ERR_GRACE")):
+            n = sum(1 for v in got.values() if v[1] == [1] and v[2]["nfs.nfsstat4"][:1] ==
+                    [NFS4_STATUS[code]])
+            want_n = sum(fd["count"] for fd in fj["findings"] if fd["kind"] == kind)
+            if n and want_n != n:
+                errs.append("%s: expected count %d, tshark shows %d such replies" % (kind, want_n, n))
         # sessions: granted/requested maxreqs as tshark decodes CREATE_SESSION
         for s in fj["sessions"]:
             hits = [(fr, v) for fr, v in got.items() if v[2]["nfs.maxreqs4"] and
