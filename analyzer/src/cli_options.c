@@ -18,6 +18,9 @@ static const char usage[] =
     "  -c COUNT              stop after COUNT frames\n"
     "  -s SNAPLEN            live capture: bytes kept per frame (default 262144)\n"
     "  -o FILE               write the report to FILE instead of standard output\n"
+    "  -Z USER               once the capture and the output files are open, switch to USER;\n"
+    "                        as root, live capture switches to 'tcpdump' (else 'nobody') by\n"
+    "                        default (-Z root stays root)\n"
     "  --format text|json    report format (default text; json keys: doc/json-report.md)\n"
     "  --txn-log FILE        write one JSON line per RPC transaction to FILE ('-' = stdout;\n"
     "                        the report then goes only to -o FILE, if given)\n"
@@ -80,12 +83,13 @@ int options_parse(int argc, char **argv, struct options *o)
     o->snaplen = 262144;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:", longopts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'r': o->read_file = optarg; break;
         case 'i': o->interface = optarg; break;
         case 'o': o->output = optarg; break;
+        case 'Z': o->user = optarg; break;
         case 'c':
             o->count = strtoll(optarg, &end, 10);
             if (*end || o->count <= 0) { fprintf(stderr, "nfsscope: -c: not a positive count: %s\n", optarg); return -1; }

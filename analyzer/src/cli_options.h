@@ -13,6 +13,7 @@ struct options {
     enum out_format format;
     const char *txn_log;       /* --txn-log */
     const char *output;        /* -o: report file (default stdout) */
+    const char *user;          /* -Z: user to switch to once the capture is open */
     uint64_t memcap;
     int64_t call_timeout_ns;
     long long count;           /* -c: stop after this many frames (0 = all) */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_options.h"
+#include "cli_privs.h"
 #include "cli_progress.h"
 #include "cli_report.h"
 #include "cli_txnlog.h"
@@ -72,6 +73,12 @@ int main(int argc, char **argv)
     if (rc) return rc > 0 ? 0 : 1;
     const char *src = o.read_file ? o.read_file : o.interface;
     char err[512] = "";
+    struct privs pv;
+    if (privs_plan(&pv, o.user, o.interface != NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", err);
+        options_free(&o);
+        return 1;
+    }
     pcap_t *p = o.read_file ? open_file(o.read_file, err, sizeof err) : open_live(&o, err, sizeof err);
     if (!p) {
         fprintf(stderr, "nfsscope: %s: %s\n", strcmp(src, "-") ? src : "standard input", err);
@@ -112,6 +119,13 @@ int main(int argc, char **argv)
             options_free(&o);
             return 1;
         }
+    }
+    /* Everything nfsscope will write is open: give up root (like tcpdump). */
+    if (privs_drop(&pv, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", err);
+        pcap_close(p);
+        options_free(&o);
+        return 1;
     }
     struct ns_config cfg = {.memcap = o.memcap, .call_timeout_ns = o.call_timeout_ns};
     cfg.storm_count = o.storm_count;
