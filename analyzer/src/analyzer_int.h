@@ -2,6 +2,7 @@
 #ifndef NFSSCOPE_ANALYZER_INT_H
 #define NFSSCOPE_ANALYZER_INT_H
 #include "findings.h"
+#include "session.h"
 #include "flow.h"
 #include "ipfrag.h"
 #include "memcap.h"
@@ -20,6 +21,7 @@ struct ns_analyzer {
     struct ipfrag_table *frags;
     struct txn_table *txns;
     struct findings *findings;
+    struct sess_model *sessions; /* session_table.c */
     ns_txn_fn txn_fn;
     void *txn_ctx;
     /* connections, by id - 1 */

@@ -19,6 +19,9 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri);
 /* Sections kept in their own files. */
 void report_findings_text(FILE *o, ns_analyzer *a);
 void report_findings_json(FILE *o, ns_analyzer *a);
+void report_sessions_text(FILE *o, ns_analyzer *a);   /* cli_report_sessions.c */
+void report_read_plus_text(FILE *o, ns_analyzer *a);
+void report_sessions_json(FILE *o, ns_analyzer *a);   /* clients[], sessions[], read_plus */
 /* true if a finding of one of the comma-separated kinds exists (--fail-on). */
 bool report_has_finding(ns_analyzer *a, const char *kinds);
 /* "10:00:01.123456" (UTC time of day) for compact columns. */

@@ -160,6 +160,7 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     connections(o, a);
     ops(o, st);
     status(o, st);
+    report_sessions_json(o, a);
     report_findings_json(o, a);
     skipped(o, st);
     fputs("}\n", o);

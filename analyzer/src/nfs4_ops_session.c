@@ -94,7 +94,12 @@ static void sequence_args(struct xdr *x, struct nfs4_cctx *c)
     a.slotid = xdr_u32(x);
     a.highest_slotid = xdr_u32(x);
     a.cachethis = xdr_bool(x);
-    if (c->index != 0 || !xdr_ok(x)) return;
+    if (!xdr_ok(x)) return;
+    if (c->index != 0) { /* out of place (RFC 8881 18.46.3): kept for the session analyzer */
+        if (!c->out->has_seq && !c->out->seq_late) c->out->seq = a;
+        c->out->seq_late = true;
+        return;
+    }
     c->out->has_seq = true;
     c->out->seq = a;
 }

@@ -116,6 +116,7 @@ struct nfs4_call {
     bool unknown_op;        /* walk ended at an operation we do not know */
     uint32_t stopped_at_op; /* the opcode where the walk stopped, if not complete */
     bool has_seq;           /* first op is SEQUENCE (CB_SEQUENCE for callbacks) */
+    bool seq_late;          /* a SEQUENCE after the first op (without has_seq, seq holds its arguments) */
     struct nfs4_seq_args seq;
     uint32_t nops_walked;   /* operations decoded to their end (recorded or not) */
     struct nfs4_setup_args setup;

@@ -11,6 +11,7 @@
 
 #include "nfsscope/findings.h"
 #include "nfsscope/names.h"
+#include "nfsscope/session.h"
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
 

@@ -1,0 +1,414 @@
+/* The "Clients", "Sessions" and "READ_PLUS" sections (text) and clients[],
+ * sessions[], read_plus (JSON, doc/json-report.md). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli_json.h"
+#include "cli_report.h"
+
+static const char *sp_name(uint32_t sp)
+{
+    return sp == NS_SP4_NONE ? "SP4_NONE" : sp == NS_SP4_MACH_CRED ? "SP4_MACH_CRED" : sp == NS_SP4_SSV ? "SP4_SSV" : "UNKNOWN";
+}
+
+static const char *bind_name(uint8_t m)
+{
+    switch (m) {
+    case NS_BIND_CREATE_SESSION: return "CREATE_SESSION";
+    case NS_BIND_BIND_CONN: return "BIND_CONN_TO_SESSION";
+    case NS_BIND_SEQUENCE: return "SEQUENCE";
+    default: return "none";
+    }
+}
+
+static const char *dir_name(uint32_t d, bool from_client)
+{
+    if (from_client) {
+        switch (d) {
+        case 1: return "FORE";
+        case 2: return "BACK";
+        case 3: return "FORE_OR_BOTH";
+        case 7: return "BACK_OR_BOTH";
+        default: return NULL;
+        }
+    }
+    switch (d) {
+    case 1: return "FORE";
+    case 2: return "BACK";
+    case 3: return "BOTH";
+    default: return NULL;
+    }
+}
+
+static void hex(FILE *o, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) fprintf(o, "%02x", b[i]);
+}
+
+/* Printable bytes as they are, others as \xNN (owner strings). */
+static void text_bytes(FILE *o, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] >= 0x20 && b[i] < 0x7f) fputc(b[i], o);
+        else fprintf(o, "\\x%02x", b[i]);
+    }
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* ---- text ---- */
+
+static void clients_text(FILE *o, const ns_analyzer *a)
+{
+    size_t n = ns_analyzer_client_count(a);
+    if (!n) return;
+    fprintf(o, "\nClients (%zu)\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_client_view *c = ns_analyzer_client(a, i);
+        fprintf(o, "  client %016" PRIx64, c->clientid);
+        if (c->from_exchange_id) {
+            fputs("  owner \"", o);
+            text_bytes(o, c->owner, c->owner_len);
+            fprintf(o, "%s\"  %s", c->owner_len < c->owner_wire_len ? "..." : "", sp_name(c->sp_granted));
+            if (c->sp_requested != c->sp_granted) fprintf(o, " (asked %s)", sp_name(c->sp_requested));
+            fprintf(o, "  eir_sequenceid %u  flags 0x%08x", c->eir_sequenceid, c->eir_flags);
+        } else {
+            fputs("  (EXCHANGE_ID not captured)", o);
+        }
+        fputc('\n', o);
+        fprintf(o, "    sessions %u  conn c%u", c->sessions, c->conn_id);
+        if (c->exchange_call_frame) fprintf(o, "  EXCHANGE_ID frames %" PRIu64 "/%" PRIu64, c->exchange_call_frame, c->exchange_reply_frame);
+        if (c->replaces_clientid) fprintf(o, "  re-established (was %016" PRIx64 ")", c->replaces_clientid);
+        if (c->server_addrs > 1) fprintf(o, "  server trunking: %u server addresses", c->server_addrs);
+        if (c->grace_replies) fprintf(o, "  GRACE replies %" PRIu64, c->grace_replies);
+        if (c->reclaim_complete_ok || c->reclaim_complete_failed)
+            fprintf(o, "  RECLAIM_COMPLETE ok %" PRIu64 " failed %" PRIu64, c->reclaim_complete_ok, c->reclaim_complete_failed);
+        fputc('\n', o);
+    }
+}
+
+static void chan_text(FILE *o, const char *name, const struct ns_session_view *s, const struct nfs4_chan_attrs *rq,
+                      const struct nfs4_chan_attrs *gr)
+{
+    fprintf(o, "    %s  slots ", name);
+    if (s->has_requested) fprintf(o, "%u", rq->maxrequests); else fputs("?", o);
+    fputs(" asked / ", o);
+    if (s->has_granted) fprintf(o, "%u", gr->maxrequests); else fputs("?", o);
+    fputs(" granted", o);
+    if (s->has_granted)
+        fprintf(o, "  max request %u  max response %u (cached %u)  max ops %u", gr->maxrequestsize, gr->maxresponsesize,
+                gr->maxresponsesize_cached, gr->maxoperations);
+    fputc('\n', o);
+}
+
+void report_sessions_text(FILE *o, ns_analyzer *a)
+{
+    clients_text(o, a);
+    size_t n = ns_analyzer_session_count(a);
+    if (!n) return;
+    fprintf(o, "\nSessions (%zu)\n", n);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_session_view *s = ns_analyzer_session(a, i);
+        fputs("  session ", o);
+        hex(o, s->sessionid, 16);
+        if (s->has_client) fprintf(o, "  client %016" PRIx64, s->clientid);
+        if (s->mid_capture) fputs("  (first seen mid-capture: no CREATE_SESSION)", o);
+        if (s->destroyed) fprintf(o, "  destroyed (frame %" PRIu64 ")", s->destroy_frame);
+        fputc('\n', o);
+        if (s->create_call_frame)
+            fprintf(o, "    CREATE_SESSION frames %" PRIu64 "/%" PRIu64 " on c%u  csa_sequence %u  flags 0x%x asked, 0x%x granted\n",
+                    s->create_call_frame, s->create_reply_frame, s->create_conn, s->csa_sequence, s->flags_requested,
+                    s->flags_granted);
+        chan_text(o, "fore", s, &s->fore_requested, &s->fore_granted);
+        chan_text(o, "back", s, &s->back_requested, &s->back_granted);
+        fprintf(o, "    connections %u%s%s%s\n", s->nconns, s->nconnect ? "  (nconnect: several to one server address)" : "",
+                s->trunked ? "  (session trunking: several server addresses)" : "",
+                s->back_same ? "  back channel on the fore channel's connection" : "");
+        uint64_t tc = 0, tb = 0;
+        for (uint32_t k = 0; k < s->nconns; k++) { tc += s->conns[k].calls; tb += s->conns[k].bytes; }
+        for (uint32_t k = 0; k < s->nconns; k++) {
+            const struct ns_session_conn *c = &s->conns[k];
+            char id[16];
+            snprintf(id, sizeof id, "c%u", c->conn_id);
+            fprintf(o, "      %-5s bound by %-20s %-5s calls %6" PRIu64 " (%5.1f%%)  bytes %10" PRIu64 " (%5.1f%%)", id,
+                    bind_name(c->method), c->fore && c->back ? "both" : c->fore ? "fore" : c->back ? "back" : "-", c->calls,
+                    pct(c->calls, tc), c->bytes, pct(c->bytes, tb));
+            const char *dr = dir_name(c->dir_requested, true), *dg = dir_name(c->dir_granted, false);
+            if (dr || dg) fprintf(o, "  dir %s -> %s", dr ? dr : "?", dg ? dg : "?");
+            if (c->cb_calls) fprintf(o, "  callbacks %" PRIu64, c->cb_calls);
+            if (c->not_bound_errors) fprintf(o, "  CONN_NOT_BOUND %" PRIu64, c->not_bound_errors);
+            fputc('\n', o);
+        }
+        if (s->conns_dropped) fprintf(o, "      (%u more connections not listed)\n", s->conns_dropped);
+        fprintf(o, "    slots  used up to %s%u  granted now %u", s->any_slot_used ? "" : "-", s->highest_slot_used,
+                s->granted_slots);
+        fprintf(o, "  max outstanding %u  all granted slots busy %.1f%% of the time, %.1f%% of calls\n", s->max_outstanding,
+                100.0 * s->saturated_fraction, 100.0 * s->saturated_calls_fraction);
+        if (s->has_seq_reply) {
+            fprintf(o, "    server slot limits (sr_highest_slotid/target):");
+            for (uint32_t k = 0; k < s->nhistory; k++) {
+                char t[32];
+                report_clock(t, sizeof t, s->history[k].ts_ns);
+                fprintf(o, " %u/%u@%s", s->history[k].highest_slotid, s->history[k].target_highest_slotid, t);
+            }
+            if (s->history_dropped) fprintf(o, " (+%" PRIu64 " changes)", s->history_dropped);
+            fputc('\n', o);
+        }
+        fprintf(o, "    calls %" PRIu64 "  replies %" PRIu64 "  errors %" PRIu64, s->calls, s->replies, s->errors);
+        if (s->cb_calls) fprintf(o, "  callbacks %" PRIu64, s->cb_calls);
+        fputc('\n', o);
+        fputs("    ops", o);
+        for (uint32_t op = 0; op < NS_SESSION_OPS; op++)
+            if (s->ops[op] && op != 53) fprintf(o, " %s %" PRIu64, op == NS_SESSION_OPS - 1 ? "OTHER" : ns_nfs4_op_name(op), s->ops[op]);
+        fputc('\n', o);
+        if (s->nstatus) {
+            fputs("    error statuses", o);
+            for (uint32_t k = 0; k < s->nstatus; k++)
+                fprintf(o, " %s %" PRIu64, ns_nfs4_status_name(s->status[k].status), s->status[k].count);
+            fputc('\n', o);
+        }
+    }
+    const struct ns_session_stats *st = ns_analyzer_session_stats(a);
+    if (st->sessions_evicted || st->clients_evicted)
+        fprintf(o, "  (evicted by the memory cap: %" PRIu64 " sessions, %" PRIu64 " clients)\n", st->sessions_evicted,
+                st->clients_evicted);
+}
+
+void report_read_plus_text(FILE *o, ns_analyzer *a)
+{
+    const struct ns_read_bytes *r = ns_analyzer_read_totals(a);
+    if (!r->read_plus_replies) return;
+    fprintf(o, "\nREAD_PLUS\n");
+    fprintf(o, "  %-42s %8s %6s %12s %6s %12s %8s %12s\n", "file handle", "rp", "dseg", "data bytes", "hseg", "hole bytes",
+            "read", "read bytes");
+    const struct ns_read_file *const *v;
+    size_t n = ns_analyzer_read_files(a, &v);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_read_bytes *f = &v[i]->r;
+        if (!f->read_plus_replies) continue;
+        char h[48];
+        size_t l = v[i]->fh.len, o2 = 0;
+        for (size_t k = 0; k < l && o2 + 3 < sizeof h; k++) o2 += (size_t)snprintf(h + o2, sizeof h - o2, "%02x", v[i]->fh.data[k]);
+        if (2 * l > 40) memcpy(h + 37, "...", 4);
+        fprintf(o, "  %-42s %8" PRIu64 " %6" PRIu64 " %12" PRIu64 " %6" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64 "\n", h,
+                f->read_plus_replies, f->data_segments, f->data_bytes, f->hole_segments, f->hole_bytes, f->read_replies,
+                f->read_bytes);
+    }
+    fprintf(o, "  %-42s %8" PRIu64 " %6" PRIu64 " %12" PRIu64 " %6" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64 "\n", "all files",
+            r->read_plus_replies, r->data_segments, r->data_bytes, r->hole_segments, r->hole_bytes, r->read_replies,
+            r->read_bytes);
+    uint64_t tot = r->data_bytes + r->hole_bytes;
+    fprintf(o, "  READ_PLUS: %.1f%% of the bytes were holes; plain READ returned %" PRIu64 " bytes\n", pct(r->hole_bytes, tot),
+            r->read_bytes);
+}
+
+/* ---- JSON ---- */
+
+static void ku(FILE *o, const char *k, uint64_t v) { fprintf(o, ",\"%s\":%" PRIu64, k, v); }
+
+static void chan_json(FILE *o, const char *name, const struct ns_session_view *s, const struct nfs4_chan_attrs *rq,
+                      const struct nfs4_chan_attrs *gr, bool back)
+{
+    fprintf(o, ",\"%s\":{", name);
+    static const char *const keys[] = {"max_requests", "max_request_size", "max_response_size", "max_response_size_cached",
+                                       "max_operations"};
+    for (int side = 0; side < 2; side++) {
+        const struct nfs4_chan_attrs *c = side ? gr : rq;
+        bool have = side ? s->has_granted : s->has_requested;
+        uint32_t vals[5] = {c->maxrequests, c->maxrequestsize, c->maxresponsesize, c->maxresponsesize_cached, c->maxoperations};
+        for (int k = 0; k < 5; k++) {
+            fprintf(o, "%s\"%s_%s\":", side || k ? "," : "", side ? "granted" : "requested", keys[k]);
+            if (have) fprintf(o, "%u", vals[k]); else fputs("null", o);
+        }
+    }
+    if (back) fprintf(o, ",\"same\":%s", s->back_same ? "true" : "false");
+    fputc('}', o);
+}
+
+static void clients_json(FILE *o, const ns_analyzer *a)
+{
+    size_t n = ns_analyzer_client_count(a);
+    fputs(",\"clients\":[", o);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_client_view *c = ns_analyzer_client(a, i);
+        fprintf(o, "%s{\"clientid\":\"%016" PRIx64 "\",\"from_exchange_id\":%s", i ? "," : "", c->clientid,
+                c->from_exchange_id ? "true" : "false");
+        fputs(",\"owner\":", o);
+        if (c->from_exchange_id) json_str(o, (const char *)c->owner, c->owner_len); else fputs("null", o);
+        fprintf(o, ",\"owner_truncated\":%s", c->owner_len < c->owner_wire_len ? "true" : "false");
+        fputs(",\"state_protect\":", o);
+        if (c->from_exchange_id) json_cstr(o, sp_name(c->sp_granted)); else fputs("null", o);
+        fputs(",\"state_protect_requested\":", o);
+        if (c->from_exchange_id) json_cstr(o, sp_name(c->sp_requested)); else fputs("null", o);
+        ku(o, "eir_sequenceid", c->eir_sequenceid);
+        ku(o, "eir_flags", c->eir_flags);
+        fputs(",\"server_owner\":", o);
+        json_str(o, (const char *)c->server_major, c->server_major_len);
+        ku(o, "server_minor_id", c->server_minor_id);
+        fputs(",\"server_scope\":", o);
+        json_str(o, (const char *)c->scope, c->scope_len);
+        fputs(",\"server\":", o);
+        if (c->server.addr.family) {
+            char ep[NS_ENDPOINT_STRLEN];
+            ns_endpoint_str(&c->server, ep, sizeof ep);
+            json_cstr(o, ep);
+        } else {
+            fputs("null", o);
+        }
+        ku(o, "server_addrs", c->server_addrs);
+        fprintf(o, ",\"server_trunking\":%s", c->server_addrs > 1 ? "true" : "false");
+        fputs(",\"replaces_clientid\":", o);
+        if (c->replaces_clientid) fprintf(o, "\"%016" PRIx64 "\"", c->replaces_clientid); else fputs("null", o);
+        fprintf(o, ",\"connection\":\"c%u\",\"exchange_id_frames\":[", c->conn_id);
+        if (c->exchange_call_frame) fprintf(o, "%" PRIu64 ",%" PRIu64, c->exchange_call_frame, c->exchange_reply_frame);
+        fputs("],\"first_ts\":", o);
+        json_ts(o, c->first_ts_ns);
+        fputs(",\"last_ts\":", o);
+        json_ts(o, c->last_ts_ns);
+        ku(o, "sessions", c->sessions);
+        ku(o, "grace_replies", c->grace_replies);
+        ku(o, "reclaim_complete_ok", c->reclaim_complete_ok);
+        ku(o, "reclaim_complete_failed", c->reclaim_complete_failed);
+        fputc('}', o);
+    }
+    fputc(']', o);
+}
+
+static void session_json(FILE *o, const struct ns_session_view *s)
+{
+    fputs("{\"sessionid\":", o);
+    json_hex(o, s->sessionid, 16);
+    fputs(",\"clientid\":", o);
+    if (s->has_client) fprintf(o, "\"%016" PRIx64 "\"", s->clientid); else fputs("null", o);
+    fprintf(o, ",\"mid_capture\":%s,\"destroyed\":%s", s->mid_capture ? "true" : "false", s->destroyed ? "true" : "false");
+    fputs(",\"create_session_frames\":[", o);
+    if (s->create_call_frame) fprintf(o, "%" PRIu64 ",%" PRIu64, s->create_call_frame, s->create_reply_frame);
+    fputs("],\"csa_sequence\":", o);
+    if (s->has_requested) fprintf(o, "%u", s->csa_sequence); else fputs("null", o);
+    fputs(",\"first_ts\":", o);
+    json_ts(o, s->first_ts_ns);
+    fputs(",\"last_ts\":", o);
+    json_ts(o, s->last_ts_ns);
+    fputs(",\"connections\":[", o);
+    for (uint32_t k = 0; k < s->nconns; k++) fprintf(o, "%s\"c%u\"", k ? "," : "", s->conns[k].conn_id);
+    fputs("],\"connection_details\":[", o);
+    uint64_t tc = 0, tb = 0;
+    for (uint32_t k = 0; k < s->nconns; k++) { tc += s->conns[k].calls; tb += s->conns[k].bytes; }
+    for (uint32_t k = 0; k < s->nconns; k++) {
+        const struct ns_session_conn *c = &s->conns[k];
+        fprintf(o, "%s{\"id\":\"c%u\",\"bound_by\":", k ? "," : "", c->conn_id);
+        if (c->method == NS_BIND_NONE) fputs("null", o); else json_cstr(o, bind_name(c->method));
+        fprintf(o, ",\"fore\":%s,\"back\":%s", c->fore ? "true" : "false", c->back ? "true" : "false");
+        const char *dr = dir_name(c->dir_requested, true), *dg = dir_name(c->dir_granted, false);
+        fputs(",\"dir_requested\":", o);
+        if (dr) json_cstr(o, dr); else fputs("null", o);
+        fputs(",\"dir_granted\":", o);
+        if (dg) json_cstr(o, dg); else fputs("null", o);
+        fputs(",\"bind_frame\":", o);
+        if (c->bind_frame) fprintf(o, "%" PRIu64, c->bind_frame); else fputs("null", o);
+        ku(o, "calls", c->calls);
+        ku(o, "bytes", c->bytes);
+        fprintf(o, ",\"calls_share\":%.4f,\"bytes_share\":%.4f", tc ? (double)c->calls / (double)tc : 0.0,
+                tb ? (double)c->bytes / (double)tb : 0.0);
+        ku(o, "callbacks", c->cb_calls);
+        ku(o, "conn_not_bound_errors", c->not_bound_errors);
+        fputc('}', o);
+    }
+    fprintf(o, "],\"connections_not_listed\":%u,\"nconnect\":%s,\"session_trunking\":%s", s->conns_dropped,
+            s->nconnect ? "true" : "false", s->trunked ? "true" : "false");
+    fprintf(o, ",\"flags_requested\":%u,\"flags_granted\":%u", s->flags_requested, s->flags_granted);
+    chan_json(o, "fore_channel", s, &s->fore_requested, &s->fore_granted, false);
+    chan_json(o, "back_channel", s, &s->back_requested, &s->back_granted, true);
+    fputs(",\"slots\":{\"highest_used\":", o);
+    if (s->any_slot_used) fprintf(o, "%u", s->highest_slot_used); else fputs("null", o);
+    ku(o, "granted", s->granted_slots);
+    ku(o, "max_outstanding", s->max_outstanding);
+    fprintf(o, ",\"saturated_fraction\":%.6f,\"saturated_calls_fraction\":%.6f", s->saturated_fraction,
+            s->saturated_calls_fraction);
+    ku(o, "saturated_calls", s->saturated_calls);
+    fputs(",\"outstanding_histogram\":[", o);
+    int last = -1;
+    for (int k = 0; k < NS_OUTSTANDING_HIST; k++)
+        if (s->outstanding_hist[k]) last = k;
+    for (int k = 0; k <= last; k++) fprintf(o, "%s%" PRIu64, k ? "," : "", s->outstanding_hist[k]);
+    fputs("],\"sr_highest_slotid\":", o);
+    if (s->has_seq_reply) fprintf(o, "%u,\"target_highest_slotid\":%u", s->sr_highest_slotid, s->target_highest_slotid);
+    else fputs("null,\"target_highest_slotid\":null", o);
+    fputs(",\"history\":[", o);
+    for (uint32_t k = 0; k < s->nhistory; k++) {
+        fputs(k ? ",{\"ts\":" : "{\"ts\":", o);
+        json_ts(o, s->history[k].ts_ns);
+        fprintf(o, ",\"frame\":%" PRIu64 ",\"highest_slotid\":%u,\"target_highest_slotid\":%u}", s->history[k].frame,
+                s->history[k].highest_slotid, s->history[k].target_highest_slotid);
+    }
+    fputs("]", o);
+    ku(o, "history_dropped", s->history_dropped);
+    ku(o, "untracked_calls", s->slot_ids_untracked);
+    fputs(",\"table\":[", o);
+    bool first = true;
+    for (uint32_t k = 0; k < s->nslots; k++) {
+        const struct ns_slot_view *sl = &s->slots[k];
+        if (!sl->used) continue;
+        fprintf(o, "%s{\"slot\":%u,\"calls\":%" PRIu64 ",\"last_call_seqid\":%u,\"last_ok_seqid\":", first ? "" : ",", k,
+                sl->calls, sl->last_call_seqid);
+        if (sl->has_ok) fprintf(o, "%u", sl->last_ok_seqid); else fputs("null", o);
+        fprintf(o, ",\"in_flight\":%s}", sl->in_flight ? "true" : "false");
+        first = false;
+    }
+    fputs("]}", o);
+    ku(o, "calls", s->calls);
+    ku(o, "replies", s->replies);
+    ku(o, "errors", s->errors);
+    ku(o, "callbacks", s->cb_calls);
+    fputs(",\"ops\":{", o);
+    first = true;
+    for (uint32_t op = 0; op < NS_SESSION_OPS; op++) {
+        if (!s->ops[op]) continue;
+        fputs(first ? "" : ",", o);
+        json_cstr(o, op == NS_SESSION_OPS - 1 ? "OTHER" : ns_nfs4_op_name(op));
+        fprintf(o, ":%" PRIu64, s->ops[op]);
+        first = false;
+    }
+    fputs("},\"error_statuses\":{", o);
+    for (uint32_t k = 0; k < s->nstatus; k++) {
+        fputs(k ? "," : "", o);
+        json_cstr(o, ns_nfs4_status_name(s->status[k].status));
+        fprintf(o, ":%" PRIu64, s->status[k].count);
+    }
+    fputs("}}", o);
+}
+
+static void read_json(FILE *o, const struct ns_read_bytes *r)
+{
+    fprintf(o,
+            "\"read_plus_replies\":%" PRIu64 ",\"data_segments\":%" PRIu64 ",\"data_bytes\":%" PRIu64
+            ",\"hole_segments\":%" PRIu64 ",\"hole_bytes\":%" PRIu64 ",\"read_replies\":%" PRIu64 ",\"read_bytes\":%" PRIu64,
+            r->read_plus_replies, r->data_segments, r->data_bytes, r->hole_segments, r->hole_bytes, r->read_replies,
+            r->read_bytes);
+}
+
+void report_sessions_json(FILE *o, ns_analyzer *a)
+{
+    clients_json(o, a);
+    fputs(",\"sessions\":[", o);
+    size_t n = ns_analyzer_session_count(a);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputc(',', o);
+        session_json(o, ns_analyzer_session(a, i));
+    }
+    fputs("],\"read_plus\":{", o);
+    read_json(o, ns_analyzer_read_totals(a));
+    fputs(",\"files\":[", o);
+    const struct ns_read_file *const *v;
+    size_t nf = ns_analyzer_read_files(a, &v);
+    for (size_t i = 0; i < nf; i++) {
+        fputs(i ? ",{\"fh\":" : "{\"fh\":", o);
+        json_hex(o, v[i]->fh.data, v[i]->fh.len);
+        fputc(',', o);
+        read_json(o, &v[i]->r);
+        fputc('}', o);
+    }
+    const struct ns_session_stats *st = ns_analyzer_session_stats(a);
+    fprintf(o, "]},\"session_evictions\":{\"clients\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"read_files\":%" PRIu64 "}",
+            st->clients_evicted, st->sessions_evicted, st->files_evicted);
+}

@@ -1,0 +1,108 @@
+/* READ_PLUS (RFC 7862 s.15.10) beside plain READ: per file handle and
+ * overall, data and hole bytes and segments of READ_PLUS replies, bytes of
+ * READ replies. Capped; the least recently read file is evicted (counted). */
+#include <stdlib.h>
+
+#include "nfs4_xdr_common.h"
+#include "session_int.h"
+
+#define NFS3_PROC_READ 6
+
+static struct ns_read_file *file_get(struct sess_model *m, const struct nfs4_fh *fh, int64_t ts)
+{
+    for (size_t i = m->nfiles; i-- > 0;)
+        if (m->files[i].fh.len == fh->len && memcmp(m->files[i].fh.data, fh->data, fh->len) == 0) return &m->files[i];
+    if (m->nfiles == m->files_cap) {
+        size_t nc = m->files_cap ? m->files_cap * 2 : 16;
+        if (nc > SESS_FILES_MAX) nc = SESS_FILES_MAX;
+        struct ns_read_file *nv = NULL;
+        if (nc > m->files_cap && memcap_take(m->mc, MEM_SESSIONS, (nc - m->files_cap) * sizeof *nv)) {
+            nv = realloc(m->files, nc * sizeof *nv);
+            if (!nv) memcap_give(m->mc, MEM_SESSIONS, (nc - m->files_cap) * sizeof *nv);
+        }
+        if (nv) {
+            m->files = nv;
+            m->files_cap = nc;
+        } else {
+            if (!m->nfiles) return NULL;
+            size_t old = 0;
+            for (size_t i = 1; i < m->nfiles; i++)
+                if (m->files[i].last_ts_ns < m->files[old].last_ts_ns) old = i;
+            memmove(&m->files[old], &m->files[old + 1], (m->nfiles - old - 1) * sizeof *m->files);
+            m->nfiles--;
+            m->st.files_evicted++;
+        }
+    }
+    struct ns_read_file *f = &m->files[m->nfiles++];
+    memset(f, 0, sizeof *f);
+    f->fh = *fh;
+    f->first_ts_ns = ts;
+    return f;
+}
+
+static void add_read(struct ns_read_bytes *r, bool plus, const struct nfs_io_res *io)
+{
+    if (plus) {
+        r->read_plus_replies++;
+        r->data_segments += io->data_segments;
+        r->data_bytes += io->data_bytes;
+        r->hole_segments += io->hole_segments;
+        r->hole_bytes += io->hole_bytes;
+    } else {
+        r->read_replies++;
+        r->read_bytes += io->count;
+    }
+}
+
+void rp_on_reply(struct sess_model *m, const struct ns_txn *t)
+{
+    const struct nfs_io_args *ca;
+    const struct nfs_io_res *ra;
+    bool plus;
+    if (t->kind == NS_TXN_NFS4 && t->proc == 1) {
+        ca = &t->u.v4.call.io;
+        ra = &t->u.v4.reply.io;
+        if (!ca->has_io || !ra->has_io || (ca->op != NFS4_OP_READ && ca->op != NFS4_OP_READ_PLUS)) return;
+        plus = ca->op == NFS4_OP_READ_PLUS;
+    } else if (t->kind == NS_TXN_NFS3 && t->proc == NFS3_PROC_READ) {
+        ca = &t->u.v3.call.io;
+        ra = &t->u.v3.reply.io;
+        if (!ca->has_io || !ra->has_io || t->u.v3.reply.status != 0) return;
+        plus = false;
+    } else {
+        return;
+    }
+    add_read(&m->read_total, plus, ra);
+    if (!ca->fh.len) return;
+    struct ns_read_file *f = file_get(m, &ca->fh, t->reply_ts_ns);
+    if (!f) return;
+    add_read(&f->r, plus, ra);
+    f->last_ts_ns = t->reply_ts_ns;
+}
+
+static int cmp_file(const void *pa, const void *pb)
+{
+    const struct ns_read_file *a = *(const struct ns_read_file *const *)pa, *b = *(const struct ns_read_file *const *)pb;
+    size_t n = a->fh.len < b->fh.len ? a->fh.len : b->fh.len;
+    int c = memcmp(a->fh.data, b->fh.data, n);
+    if (c) return c;
+    return (int)a->fh.len - (int)b->fh.len;
+}
+
+size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out)
+{
+    free(m->files_view);
+    m->files_view = m->nfiles ? malloc(m->nfiles * sizeof *m->files_view) : NULL;
+    if (!m->files_view) { *out = NULL; return 0; }
+    for (size_t i = 0; i < m->nfiles; i++) m->files_view[i] = &m->files[i];
+    qsort(m->files_view, m->nfiles, sizeof *m->files_view, cmp_file);
+    *out = m->files_view;
+    return m->nfiles;
+}
+
+void rp_free(struct sess_model *m)
+{
+    memcap_give(m->mc, MEM_SESSIONS, m->files_cap * sizeof *m->files);
+    free(m->files);
+    free(m->files_view);
+}

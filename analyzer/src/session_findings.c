@@ -1,0 +1,473 @@
+/* The session findings of doc/findings.md: one finding per kind and session
+ * (or client) for CONN_NOT_BOUND, SEQ_MISORDERED and the slot rules, with
+ * the cause diagnosed from the bindings and slot table; storms of one error
+ * kind; GRACE_STUCK. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nfs4_xdr_common.h"
+#include "session_int.h"
+
+#define NS_PER_S 1000000000ll
+
+static const struct {
+    const char *kind;
+    uint8_t sev;
+    const char *rfc;
+} FK[SF_N] = {
+    [SF_CONN_NOT_BOUND] = {"CONN_NOT_BOUND", NS_SEV_ERROR, "RFC 8881 2.10.3.1, 18.34"},
+    [SF_SEQ_MISORDERED] = {"SEQ_MISORDERED", NS_SEV_ERROR, "RFC 8881 2.10.6.1"},
+    [SF_SLOT_LIMITED] = {"SLOT_LIMITED", NS_SEV_INFO, "RFC 8881 18.36.3"},
+    [SF_SHRUNK] = {"SLOT_TABLE_SHRUNK", NS_SEV_WARNING, "RFC 8881 2.10.6.1, 18.46.3"},
+    [SF_GAP] = {"SLOT_SEQ_GAP", NS_SEV_WARNING, "RFC 8881 2.10.6.1"},
+    [SF_ABOVE] = {"SLOT_ABOVE_GRANTED", NS_SEV_WARNING, "RFC 8881 18.46.3"},
+    [SF_REPLAY] = {"REPLAY", NS_SEV_INFO, "RFC 8881 2.10.6.2"},
+    [SF_FALSE_RETRY] = {"FALSE_RETRY", NS_SEV_ERROR, "RFC 8881 2.10.6.2"},
+    [SF_SEQPOS] = {"SEQUENCE_POS", NS_SEV_ERROR, "RFC 8881 2.10.6.4, 18.46.3"},
+};
+
+static const struct {
+    const char *kind, *status;
+    uint32_t code;
+    const char *rfc;
+} SK[SK_N] = {
+    [SK_CONN_NOT_BOUND] = {"CONN_NOT_BOUND_STORM", "NFS4ERR_CONN_NOT_BOUND_TO_SESSION", SST_CONN_NOT_BOUND,
+                           "RFC 8881 2.10.3.1, 18.34"},
+    [SK_SEQ_MISORDERED] = {"SEQ_MISORDERED_STORM", "NFS4ERR_SEQ_MISORDERED", SST_SEQ_MISORDERED, "RFC 8881 2.10.6.1"},
+    [SK_BADSESSION] = {"BADSESSION_STORM", "NFS4ERR_BADSESSION", SST_BADSESSION, "RFC 8881 2.10.13"},
+    [SK_DEADSESSION] = {"DEADSESSION_STORM", "NFS4ERR_DEADSESSION", SST_DEADSESSION, "RFC 8881 2.10.13"},
+    [SK_BADSLOT] = {"BADSLOT_STORM", "NFS4ERR_BADSLOT", SST_BADSLOT, "RFC 8881 18.46.3"},
+    [SK_DELAY] = {"DELAY_STORM", "NFS4ERR_DELAY", SST_DELAY, "RFC 8881 15.1.1.3"},
+};
+
+static bool key_eq(const struct sess_key *a, const struct sess_key *b)
+{
+    return a->has_session == b->has_session && a->has_client == b->has_client &&
+           (!a->has_session || memcmp(a->sessionid, b->sessionid, NS_SESSIONID_LEN) == 0) &&
+           (!a->has_client || a->clientid == b->clientid);
+}
+
+static uint32_t key_hash(uint8_t kind, const struct sess_key *k)
+{
+    uint32_t h = 2166136261u ^ kind;
+    h = (h ^ (uint32_t)(k->has_session | k->has_client << 1)) * 16777619u;
+    if (k->has_session)
+        for (int i = 0; i < NS_SESSIONID_LEN; i++) h = (h ^ k->sessionid[i]) * 16777619u;
+    if (k->has_client)
+        for (int i = 0; i < 8; i++) h = (h ^ (uint8_t)(k->clientid >> (8 * i))) * 16777619u;
+    return h;
+}
+
+static struct keyed *keyed_slot(struct keyed *tab, size_t size, uint8_t kind, const struct sess_key *k)
+{
+    size_t i = key_hash(kind, k) & (size - 1);
+    while (tab[i].used && !(tab[i].kind == kind && key_eq(&tab[i].key, k))) i = (i + 1) & (size - 1);
+    return &tab[i];
+}
+
+static struct keyed *keyed_find(struct sess_model *m, uint8_t kind, const struct sess_key *k)
+{
+    if (!m->keyed_size) return NULL;
+    struct keyed *e = keyed_slot(m->keyed, m->keyed_size, kind, k);
+    return e->used ? e : NULL;
+}
+
+/* Found or added (NULL: table full or no memory). */
+static struct keyed *keyed_get(struct sess_model *m, uint8_t kind, const struct sess_key *k, bool *added)
+{
+    *added = false;
+    struct keyed *e = keyed_find(m, kind, k);
+    if (e) return e;
+    if ((m->nkeyed + 1) * 2 > m->keyed_size) {
+        size_t ns = m->keyed_size ? m->keyed_size * 2 : 64;
+        if (ns > SESS_KEYED_MAX * 2 || !memcap_take(m->mc, MEM_SESSIONS, ns * sizeof *m->keyed)) return NULL;
+        struct keyed *nt = calloc(ns, sizeof *nt);
+        if (!nt) { memcap_give(m->mc, MEM_SESSIONS, ns * sizeof *m->keyed); return NULL; }
+        for (size_t i = 0; i < m->keyed_size; i++)
+            if (m->keyed[i].used) *keyed_slot(nt, ns, m->keyed[i].kind, &m->keyed[i].key) = m->keyed[i];
+        memcap_give(m->mc, MEM_SESSIONS, m->keyed_size * sizeof *m->keyed);
+        free(m->keyed);
+        m->keyed = nt;
+        m->keyed_size = ns;
+    }
+    e = keyed_slot(m->keyed, m->keyed_size, kind, k);
+    memset(e, 0, sizeof *e);
+    e->used = true;
+    e->kind = kind;
+    e->key = *k;
+    e->fidx = SIZE_MAX;
+    m->nkeyed++;
+    *added = true;
+    return e;
+}
+
+static void set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k)
+{
+    if (k->has_session) {
+        f->has_session = true;
+        memcpy(f->sessionid, k->sessionid, NS_SESSIONID_LEN);
+        struct sess *s = sess_find(m, k->sessionid);
+        if (s && s->v.has_client) { f->has_client = true; f->clientid = s->v.clientid; }
+    }
+    if (k->has_client) { f->has_client = true; f->clientid = k->clientid; }
+}
+
+struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+                      uint64_t frame, uint32_t conn)
+{
+    bool added;
+    struct keyed *e = keyed_get(m, (uint8_t)kind, k, &added);
+    if (!e) return NULL;
+    struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
+    if (!f) {
+        f = findings_add(m->fs, FK[kind].kind, FK[kind].sev, ts);
+        if (!f) return e;
+        e->fidx = findings_index(m->fs, f);
+        set_subject(m, f, k);
+        snprintf(f->rfc, sizeof f->rfc, "%s", FK[kind].rfc);
+    }
+    finding_note(f, ts, frame, conn);
+    return e;
+}
+
+/* ---- replies with errors ---- */
+
+static bool has_status(const struct ns_txn *t, uint32_t code)
+{
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    if (t->has_status && t->status == code) return true;
+    for (uint16_t i = 0; i < r4->nres && i < NS_MAX_OPS; i++)
+        if (r4->res_status[i] == code) return true;
+    return false;
+}
+
+static void storm_msg(struct sess_model *m, struct storm *st, struct ns_finding *f)
+{
+    (void)m;
+    double span = (double)(f->last_ts_ns - f->first_ts_ns) / 1e9;
+    int n = snprintf(f->message, sizeof f->message,
+                     "%" PRIu64 " %s replies in %.1f s (peak %" PRIu64 " per second) on ", f->count,
+                     SK[st->kind].status, span, st->peak_per_sec);
+    size_t o = n > 0 ? (size_t)n : 0;
+    for (unsigned i = 0; i < f->nconns && o < sizeof f->message; i++)
+        o += (size_t)snprintf(f->message + o, sizeof f->message - o, "%sc%u", i ? "," : "", f->conns[i]);
+    if (o < sizeof f->message)
+        snprintf(f->message + o, sizeof f->message - o,
+                 ": the client keeps sending requests the server refuses; see the %s finding for the cause.",
+                 st->kind == SK_CONN_NOT_BOUND    ? "CONN_NOT_BOUND"
+                 : st->kind == SK_SEQ_MISORDERED ? "SEQ_MISORDERED"
+                                                  : "matching");
+}
+
+static void storm_note(struct sess_model *m, enum storm_kind kind, const struct sess_key *k, int64_t ts, uint64_t frame,
+                       uint32_t conn)
+{
+    struct storm *st = NULL;
+    for (size_t i = 0; i < m->nstorms && !st; i++)
+        if (m->storms[i].kind == kind && key_eq(&m->storms[i].key, k)) st = &m->storms[i];
+    uint32_t n = m->cfg.storm_count;
+    if (!st) {
+        if (m->nstorms == SESS_STORMS_MAX) return;
+        if (m->nstorms == m->storms_cap) {
+            size_t nc = m->storms_cap ? m->storms_cap * 2 : 8;
+            if (!memcap_take(m->mc, MEM_SESSIONS, (nc - m->storms_cap) * sizeof *m->storms)) return;
+            struct storm *nv = realloc(m->storms, nc * sizeof *nv);
+            if (!nv) { memcap_give(m->mc, MEM_SESSIONS, (nc - m->storms_cap) * sizeof *m->storms); return; }
+            m->storms = nv;
+            m->storms_cap = nc;
+        }
+        if (!memcap_take(m->mc, MEM_SESSIONS, n * sizeof(int64_t))) return;
+        int64_t *ring = calloc(n, sizeof *ring);
+        if (!ring) { memcap_give(m->mc, MEM_SESSIONS, n * sizeof(int64_t)); return; }
+        st = &m->storms[m->nstorms++];
+        memset(st, 0, sizeof *st);
+        st->kind = (uint8_t)kind;
+        st->key = *k;
+        st->ring = ring;
+    }
+    if (st->cluster_count && ts - st->cluster_last > m->cfg.storm_window_ns) { /* a new cluster */
+        st->cluster_count = 0;
+        st->ring_n = st->ring_pos = 0;
+        st->is_storm = false;
+        st->peak_per_sec = 0;
+        memset(&st->acc, 0, sizeof st->acc);
+    }
+    if (!st->cluster_count) {
+        st->cluster_first = st->sec_start = ts;
+        st->sec_count = 0;
+        st->acc.first_ts_ns = st->acc.last_ts_ns = ts;
+    }
+    st->cluster_count++;
+    st->cluster_last = ts;
+    while (ts - st->sec_start >= NS_PER_S) { /* 1-second buckets from the cluster's first error */
+        st->sec_start += ((ts - st->sec_start) / NS_PER_S) * NS_PER_S;
+        st->sec_count = 0;
+    }
+    if (++st->sec_count > st->peak_per_sec) st->peak_per_sec = st->sec_count;
+    if (st->ring_n < n) st->ring[st->ring_n++] = ts;
+    else { st->ring[st->ring_pos] = ts; st->ring_pos = (st->ring_pos + 1) % n; }
+    finding_note(&st->acc, ts, frame, conn);
+    if (st->is_storm) {
+        struct ns_finding *f = findings_get(m->fs, st->fidx);
+        if (f) {
+            finding_note(f, ts, frame, conn);
+            storm_msg(m, st, f);
+        }
+        return;
+    }
+    int64_t oldest = st->ring_n < n ? st->ring[0] : st->ring[st->ring_pos];
+    if (st->ring_n < n || ts - oldest > m->cfg.storm_window_ns) return;
+    st->is_storm = true;
+    struct ns_finding *f = findings_add(m->fs, SK[kind].kind, NS_SEV_CRITICAL, st->acc.first_ts_ns);
+    if (!f) { st->fidx = SIZE_MAX; return; }
+    st->fidx = findings_index(m->fs, f);
+    f->last_ts_ns = st->acc.last_ts_ns;
+    f->count = st->acc.count;
+    f->nframes = st->acc.nframes;
+    memcpy(f->frames, st->acc.frames, sizeof f->frames);
+    f->nconns = st->acc.nconns;
+    memcpy(f->conns, st->acc.conns, sizeof f->conns);
+    set_subject(m, f, k);
+    snprintf(f->rfc, sizeof f->rfc, "%s", SK[kind].rfc);
+    storm_msg(m, st, f);
+}
+
+void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct sess *s, const struct ns_conn *c)
+{
+    (void)c;
+    if (!t->has_status || t->status == SST_OK) return;
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    struct sess_key k;
+    memset(&k, 0, sizeof k);
+    if (c4->has_seq) {
+        k.has_session = true;
+        memcpy(k.sessionid, c4->seq.sessionid, NS_SESSIONID_LEN);
+    } else if (c4->setup.has_destroy_session || c4->setup.has_bind_conn) {
+        k.has_session = true;
+        memcpy(k.sessionid, c4->setup.has_destroy_session ? c4->setup.destroy_session_id : c4->setup.bind_conn.sessionid,
+               NS_SESSIONID_LEN);
+    } else if (c4->setup.has_create_session) {
+        k.has_client = true;
+        k.clientid = c4->setup.create_session.clientid;
+    }
+    int64_t ts = t->reply_ts_ns;
+    uint64_t fr = t->reply_frame;
+    uint32_t conn = t->conn_id;
+    if (has_status(t, SST_CONN_NOT_BOUND)) {
+        struct keyed *e = sf_note(m, SF_CONN_NOT_BOUND, &k, ts, fr, conn);
+        enum cnb_cause cause;
+        if (t->kind == NS_TXN_NFS4_CB) {
+            cause = CNBC_BACKCHANNEL;
+        } else if (c4->setup.has_destroy_session && !c4->has_seq) {
+            cause = CNBC_DESTROY;
+        } else {
+            const struct ns_session_conn *sc = NULL;
+            for (uint32_t i = 0; s && i < s->v.nconns; i++)
+                if (s->v.conns[i].conn_id == conn) sc = &s->v.conns[i];
+            const struct sess_client *cl = s && s->v.has_client ? sess_client_find(m, s->v.clientid) : NULL;
+            if (sc && (sc->fore || sc->method != NS_BIND_NONE)) cause = CNBC_BOUND;
+            else if (cl && cl->v.from_exchange_id && cl->v.sp_granted != NS_SP4_NONE) {
+                cause = CNBC_SEQ_PROTECTED;
+                if (e) e->conn_sp = cl->v.sp_granted;
+            } else cause = CNBC_SEQ_UNBOUND;
+        }
+        if (e) e->cause[cause]++;
+    }
+    if (has_status(t, SST_SEQ_MISORDERED)) {
+        struct keyed *e = sf_note(m, SF_SEQ_MISORDERED, &k, ts, fr, conn);
+        enum seq_cause cause = SEQC_UNKNOWN;
+        if (c4->setup.has_create_session && !c4->has_seq) {
+            cause = SEQC_CS_SEQUENCE;
+            const struct sess_client *cl = sess_client_find(m, c4->setup.create_session.clientid);
+            if (e && cl && cl->v.from_exchange_id) {
+                e->has_cs = true;
+                e->cs_got = c4->setup.create_session.sequence;
+                e->cs_want = cl->v.create_session_next;
+            }
+        } else if (s && c4->has_seq) {
+            cause = slots_cause(s, t);
+            if (cause == SEQC_NONE) cause = SEQC_UNKNOWN;
+        }
+        if (e) e->cause[cause]++;
+    }
+    for (int kd = 0; kd < SK_N; kd++)
+        if (has_status(t, SK[kd].code)) storm_note(m, (enum storm_kind)kd, &k, ts, fr, conn);
+    if (has_status(t, SST_GRACE) && s && s->v.has_client) {
+        struct sess_client *cl = sess_client_find(m, s->v.clientid);
+        if (cl) {
+            if (!cl->v.grace_replies) cl->grace_first_ts = ts;
+            cl->grace_last_ts = ts;
+            cl->v.grace_replies++;
+            finding_add_frame(&cl->grace_acc, fr);
+            finding_add_conn(&cl->grace_acc, conn);
+        }
+    }
+}
+
+/* ---- SLOT_LIMITED ---- */
+
+void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts)
+{
+    const struct ns_session_view *v = &s->v;
+    if (!v->has_granted || v->fore_granted.maxrequests >= v->fore_requested.maxrequests) return;
+    struct sess_key k = sess_key_of(s);
+    struct keyed *e = keyed_find(m, SF_SLOT_LIMITED, &k);
+    if (reply_frame) {
+        if (e) return; /* one per session */
+        e = sf_note(m, SF_SLOT_LIMITED, &k, ts, v->create_call_frame, v->create_conn);
+        struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+        if (f) {
+            f->first_ts_ns = v->first_ts_ns < ts ? v->first_ts_ns : ts;
+            finding_add_frame(f, reply_frame);
+        }
+    }
+    struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+    if (!f) return;
+    bool ran_into = v->saturated_ns > 0 || s->saturated || v->saturated_calls > 0;
+    f->severity = ran_into ? NS_SEV_WARNING : NS_SEV_INFO;
+    snprintf(f->message, sizeof f->message,
+             "CREATE_SESSION asked %u fore-channel slots and the server granted %u. The client used slots up to %u "
+             "with at most %u requests outstanding; all granted slots were busy %.1f%% of the time (%" PRIu64
+             " calls). %s",
+             v->fore_requested.maxrequests, v->fore_granted.maxrequests, v->any_slot_used ? v->highest_slot_used : 0,
+             v->max_outstanding, 100.0 * v->saturated_fraction, v->saturated_calls,
+             ran_into ? "The session ran into the limit: the grant caps its concurrency."
+                      : "The session never filled the table.");
+}
+
+/* ---- messages and GRACE_STUCK at the end ---- */
+
+static size_t add(char *b, size_t n, size_t o, const char *fmt, uint32_t v)
+{
+    if (!v || o >= n) return o;
+    int w = snprintf(b + o, n - o, fmt, v);
+    return w > 0 ? o + (size_t)w : o;
+}
+
+static void keyed_message(struct sess_model *m, struct keyed *e)
+{
+    struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
+    if (!f) return;
+    char *b = f->message;
+    size_t n = sizeof f->message, o = 0;
+    switch ((enum sess_fkind)e->kind) {
+    case SF_CONN_NOT_BOUND:
+        o = (size_t)snprintf(b, n, "%" PRIu64 " requests refused with NFS4ERR_CONN_NOT_BOUND_TO_SESSION:", f->count);
+        if (e->cause[CNBC_SEQ_PROTECTED] && o < n)
+            o += (size_t)snprintf(b + o, n - o,
+                                  " %u on connections never bound by BIND_CONN_TO_SESSION while the client ID uses "
+                                  "%s, which forbids implicit binding by SEQUENCE: bind each new connection first;",
+                                  e->cause[CNBC_SEQ_PROTECTED], e->conn_sp == NS_SP4_SSV ? "SP4_SSV" : "SP4_MACH_CRED");
+        o = add(b, n, o, " %u on connections the capture never shows bound;", e->cause[CNBC_SEQ_UNBOUND]);
+        o = add(b, n, o, " %u DESTROY_SESSION on an unbound connection;", e->cause[CNBC_DESTROY]);
+        o = add(b, n, o, " %u backchannel requests on a connection not bound for the back channel;",
+                e->cause[CNBC_BACKCHANNEL]);
+        o = add(b, n, o, " %u on connections the capture shows bound (binding lost by the server);",
+                e->cause[CNBC_BOUND]);
+        break;
+    case SF_SEQ_MISORDERED:
+        o = (size_t)snprintf(b, n, "%" PRIu64 " requests refused with NFS4ERR_SEQ_MISORDERED:", f->count);
+        o = add(b, n, o,
+                " %u sequence ID skipped ahead of the slot's last accepted one (a rejected request did not advance "
+                "the server's slot, the client's did);",
+                e->cause[SEQC_SKIPPED]);
+        o = add(b, n, o, " %u sequence ID went backwards;", e->cause[SEQC_BACKWARDS]);
+        o = add(b, n, o, " %u slot reused while its request was in flight;", e->cause[SEQC_IN_FLIGHT]);
+        o = add(b, n, o, " %u slot reused on another connection before its reply;", e->cause[SEQC_OTHER_CONN]);
+        if (e->cause[SEQC_CS_SEQUENCE] && o < n) {
+            if (e->has_cs)
+                o += (size_t)snprintf(b + o, n - o,
+                                      " %u CREATE_SESSION with csa_sequence %u where %u (eir_sequenceid, or the "
+                                      "previous csa_sequence + 1) was due;",
+                                      e->cause[SEQC_CS_SEQUENCE], e->cs_got, e->cs_want);
+            else
+                o = add(b, n, o, " %u CREATE_SESSION whose csa_sequence the server did not expect;",
+                        e->cause[SEQC_CS_SEQUENCE]);
+        }
+        o = add(b, n, o, " %u with no cause visible in the capture;", e->cause[SEQC_UNKNOWN]);
+        break;
+    case SF_SHRUNK:
+        o = (size_t)snprintf(b, n,
+                             "The server lowered target_highest_slotid %" PRIu64
+                             " times while more requests were outstanding than the new target allows; the client "
+                             "must move to lower slots as they free up.",
+                             f->count);
+        break;
+    case SF_GAP:
+        o = (size_t)snprintf(b, n,
+                             "%" PRIu64 " SEQUENCE calls carried a sequence ID other than the slot's last one + 1 "
+                             "(a new request adds one, a retry reuses it); expect NFS4ERR_SEQ_MISORDERED.",
+                             f->count);
+        break;
+    case SF_ABOVE: {
+        struct sess *s = e->key.has_session ? sess_find(m, e->key.sessionid) : NULL;
+        o = (size_t)snprintf(b, n,
+                             "%" PRIu64 " SEQUENCE calls used a slot above the highest one the server granted%s; "
+                             "expect NFS4ERR_BADSLOT.",
+                             f->count, s && s->v.has_seq_reply ? " (CREATE_SESSION or sr_highest_slotid)" : "");
+        break;
+    }
+    case SF_REPLAY:
+        o = (size_t)snprintf(b, n,
+                             "%" PRIu64 " requests were sent again with the same slot, sequence ID and operations "
+                             "(retries; the server answers from its reply cache).",
+                             f->count);
+        break;
+    case SF_FALSE_RETRY:
+        o = (size_t)snprintf(b, n,
+                             "%" PRIu64 " requests reused a slot's last sequence ID with different operations: a "
+                             "false retry (expect NFS4ERR_SEQ_FALSE_RETRY, or a wrong cached reply).",
+                             f->count);
+        break;
+    case SF_SEQPOS:
+        o = (size_t)snprintf(b, n,
+                             "%" PRIu64 " COMPOUNDs have SEQUENCE other than first, or no SEQUENCE and a first "
+                             "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
+                             f->count);
+        break;
+    default:
+        return;
+    }
+    if (o && o < n && b[o - 1] == ';') b[o - 1] = '.';
+}
+
+void sf_finish(struct sess_model *m)
+{
+    for (size_t i = 0; i < m->keyed_size; i++)
+        if (m->keyed[i].used) keyed_message(m, &m->keyed[i]);
+    for (size_t i = 0; i < m->nclients; i++) {
+        struct sess_client *cl = &m->clients[i];
+        if (!cl->v.grace_replies || cl->grace_last_ts - cl->grace_first_ts <= m->cfg.grace_period_ns) continue;
+        if (cl->rc_ok_seen && cl->rc_ok_ts <= cl->grace_last_ts) continue;
+        struct ns_finding *f = findings_add(m->fs, "GRACE_STUCK", NS_SEV_CRITICAL, cl->grace_first_ts);
+        if (!f) return;
+        f->last_ts_ns = cl->grace_last_ts;
+        f->count = cl->v.grace_replies;
+        f->nframes = cl->grace_acc.nframes;
+        memcpy(f->frames, cl->grace_acc.frames, sizeof f->frames);
+        f->nconns = cl->grace_acc.nconns;
+        memcpy(f->conns, cl->grace_acc.conns, sizeof f->conns);
+        f->has_client = true;
+        f->clientid = cl->v.clientid;
+        snprintf(f->rfc, sizeof f->rfc, "RFC 8881 8.4.2.1, 18.51.3");
+        snprintf(f->message, sizeof f->message,
+                 "The server answered NFS4ERR_GRACE %" PRIu64 " times over %.0f s, longer than a grace period "
+                 "(%.0f s), and the client's RECLAIM_COMPLETE %s: the server waits for it to end the client's grace; "
+                 "send RECLAIM_COMPLETE (again) on a bound connection.",
+                 cl->v.grace_replies, (double)(cl->grace_last_ts - cl->grace_first_ts) / 1e9,
+                 (double)m->cfg.grace_period_ns / 1e9,
+                 cl->v.reclaim_complete_failed ? "failed and was never retried" : "was never sent");
+    }
+}
+
+void sf_free(struct sess_model *m)
+{
+    for (size_t i = 0; i < m->nstorms; i++) {
+        memcap_give(m->mc, MEM_SESSIONS, m->cfg.storm_count * sizeof(int64_t));
+        free(m->storms[i].ring);
+    }
+    memcap_give(m->mc, MEM_SESSIONS, m->storms_cap * sizeof *m->storms + m->keyed_size * sizeof *m->keyed);
+    free(m->storms);
+    free(m->keyed);
+}

@@ -1,0 +1,183 @@
+/* Private to session*.c and read_plus.c: the tables behind session.h. */
+#ifndef NFSSCOPE_SESSION_INT_H
+#define NFSSCOPE_SESSION_INT_H
+#include <string.h>
+
+#include "session.h"
+
+/* nfsstat4 values the session rules look at (RFC 8881 s.15.1). */
+enum {
+    SST_OK = 0, SST_DELAY = 10008, SST_GRACE = 10013, SST_STALE_CLIENTID = 10022,
+    SST_BADSESSION = 10052, SST_BADSLOT = 10053, SST_CONN_NOT_BOUND = 10055,
+    SST_SEQ_MISORDERED = 10063, SST_DEADSESSION = 10078,
+};
+
+#define SESS_CLIENTS_MAX 4096
+#define SESS_SESSIONS_MAX 16384
+#define SESS_OWNERS_MAX 256
+#define SESS_OWNER_ADDRS 8
+#define SESS_KEYED_MAX 65536
+#define SESS_STORMS_MAX 4096
+#define SESS_FILES_MAX 4096
+#define CREATE_SESSION4_FLAG_CONN_BACK_CHAN 0x2u
+
+/* Why a call was (or would be) refused with NFS4ERR_SEQ_MISORDERED, from the
+ * slot table at the time the call was sent. */
+enum seq_cause {
+    SEQC_NONE = 0, SEQC_SKIPPED, SEQC_BACKWARDS, SEQC_IN_FLIGHT, SEQC_OTHER_CONN, SEQC_UNKNOWN,
+    SEQC_CS_SEQUENCE, /* CREATE_SESSION csa_sequence */
+    SEQC_N
+};
+/* Why the server said NFS4ERR_CONN_NOT_BOUND_TO_SESSION, from the bindings seen. */
+enum cnb_cause {
+    CNBC_SEQ_PROTECTED = 0, /* SEQUENCE on a never-bound connection, client SP4_MACH_CRED/SP4_SSV */
+    CNBC_SEQ_UNBOUND,       /* SEQUENCE on a never-bound connection, protection not seen */
+    CNBC_DESTROY,           /* DESTROY_SESSION on an unbound connection */
+    CNBC_BACKCHANNEL,       /* backchannel use on a connection not bound for it */
+    CNBC_BOUND,             /* the capture shows the connection bound */
+    CNBC_N
+};
+
+struct sess_slotx {             /* beside each ns_slot_view */
+    uint32_t sig;               /* operations of the last call (REPLAY vs FALSE_RETRY) */
+    uint32_t last_call_conn;
+    uint8_t cause;              /* enum seq_cause of the call in flight */
+};
+
+struct sess {
+    struct ns_session_view v;
+    struct ns_slot_view *slotv;
+    struct sess_slotx *slotx;
+    uint32_t slots_cap;
+    uint32_t hnext;             /* hash chain: index + 1 */
+    bool saturated;
+    int64_t sat_since;
+    bool has_first;             /* endpoints of the first connection seen (nconnect, trunking) */
+    struct ns_addr first_caddr, first_saddr;
+};
+
+struct sess_client {
+    struct ns_client_view v;
+    int64_t grace_first_ts, grace_last_ts;
+    bool rc_ok_seen;
+    int64_t rc_ok_ts;
+    struct ns_finding grace_acc; /* frames and connections for GRACE_STUCK */
+};
+
+struct sess_owner {             /* server owner + scope -> server addresses (trunking) */
+    uint8_t major_len, scope_len;
+    uint8_t major[NS_OWNER_MAX], scope[NS_OWNER_MAX];
+    uint32_t naddrs;
+    struct ns_addr addr[SESS_OWNER_ADDRS];
+};
+
+/* Finding kinds kept per session / client (one finding each). */
+enum sess_fkind {
+    SF_CONN_NOT_BOUND, SF_SEQ_MISORDERED, SF_SLOT_LIMITED, SF_SHRUNK, SF_GAP, SF_ABOVE,
+    SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_N
+};
+/* Error kinds that storm. */
+enum storm_kind { SK_CONN_NOT_BOUND, SK_SEQ_MISORDERED, SK_BADSESSION, SK_DEADSESSION, SK_BADSLOT, SK_DELAY, SK_N };
+
+struct sess_key {               /* a session, else a client, else nothing */
+    bool has_session, has_client;
+    uint8_t sessionid[NS_SESSIONID_LEN];
+    uint64_t clientid;
+};
+
+struct keyed {                  /* one finding per (kind, key) */
+    bool used;
+    uint8_t kind;               /* enum sess_fkind */
+    struct sess_key key;
+    size_t fidx;
+    uint32_t cause[8];          /* enum seq_cause or enum cnb_cause counts */
+    uint32_t conn_sp;           /* CONN_NOT_BOUND: state protection of the client (for the message) */
+    bool has_cs;                /* SEQ_MISORDERED on CREATE_SESSION: csa_sequence sent and due */
+    uint32_t cs_got, cs_want;
+};
+
+struct storm {
+    uint8_t kind;               /* enum storm_kind */
+    struct sess_key key;
+    int64_t *ring;              /* times of the last N errors */
+    uint32_t ring_n, ring_pos;
+    uint64_t cluster_count;
+    int64_t cluster_last;
+    bool is_storm;              /* the current cluster became a storm */
+    size_t fidx;
+    struct ns_finding acc;      /* the current cluster's frames, connections, times */
+    int64_t cluster_first;
+    int64_t sec_start;          /* 1-second buckets from the cluster's first error */
+    uint64_t sec_count, peak_per_sec;
+};
+
+struct sess_model {
+    struct memcap *mc;
+    struct findings *fs;
+    struct sess_config cfg;
+    struct sess_client *clients;
+    size_t nclients, clients_cap;
+    struct sess *sessions;
+    size_t nsessions, sessions_cap;
+    uint32_t *hash;             /* session id hash -> index + 1 */
+    size_t hash_size;
+    struct sess_owner *owners;
+    size_t nowners;
+    struct keyed *keyed;
+    size_t keyed_size, nkeyed;
+    struct storm *storms;
+    size_t nstorms, storms_cap;
+    /* READ / READ_PLUS */
+    struct ns_read_bytes read_total;
+    struct ns_read_file *files;
+    size_t nfiles, files_cap;
+    const struct ns_read_file **files_view;
+    struct ns_session_stats st;
+};
+
+/* session_table.c */
+struct sess *sess_find(struct sess_model *m, const uint8_t *sid);
+/* Found or created (mid_capture set when created); NULL: no memory. */
+struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts);
+struct sess_client *sess_client_find(struct sess_model *m, uint64_t clientid);
+struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int64_t ts);
+/* The session's entry for a connection (added if new; NULL if the list is full). */
+struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id);
+void sess_note_status(struct sess *s, uint32_t status);
+void sess_table_free(struct sess_model *m);
+
+/* session_slots.c */
+/* The SEQUENCE call of t (first transmission). */
+void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts);
+/* The reply to t's SEQUENCE (or the call given up: reply_ok false, ts = now). */
+void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn *t, int64_t ts);
+/* Cause of a SEQ_MISORDERED reply to t, from what was noted at the call. */
+enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);
+void slots_update_fractions(struct sess *s);
+uint32_t slots_sig(const struct nfs4_call *c);
+
+/* session_findings.c */
+/* Fold one occurrence into the (kind, key) finding, creating it. */
+struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+                      uint64_t frame, uint32_t conn);
+void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct sess *s, const struct ns_conn *c);
+void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts);
+void sf_finish(struct sess_model *m);
+void sf_free(struct sess_model *m);
+static inline struct sess_key sess_key_of(const struct sess *s)
+{
+    struct sess_key k;
+    memset(&k, 0, sizeof k);
+    k.has_session = true;
+    memcpy(k.sessionid, s->v.sessionid, NS_SESSIONID_LEN);
+    return k;
+}
+
+/* read_plus.c */
+void rp_on_reply(struct sess_model *m, const struct ns_txn *t);
+size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out);
+void rp_free(struct sess_model *m);
+
+#endif

@@ -1,0 +1,192 @@
+/* The fore-channel slot table of a session, shared by all of its connections
+ * (RFC 8881 s.2.10.6): per slot the last sequence ID in calls and in NFS4_OK
+ * replies and the call in flight; requests outstanding, saturation (every
+ * granted slot busy), sr_highest_slotid / target over time; and the slot
+ * rules: SLOT_SEQ_GAP, REPLAY, FALSE_RETRY, SLOT_ABOVE_GRANTED,
+ * SLOT_TABLE_SHRUNK (doc/findings.md). */
+#include <stdlib.h>
+
+#include "session_int.h"
+
+uint32_t slots_sig(const struct nfs4_call *c)
+{
+    uint32_t h = 2166136261u;
+#define MIX(v) (h = (h ^ (uint32_t)(v)) * 16777619u)
+    MIX(c->nops_wire);
+    for (uint16_t i = 0; i < c->nops && i < NS_MAX_OPS; i++) MIX(c->op[i]);
+    if (c->io.has_io) {
+        MIX(c->io.op);
+        MIX(c->io.offset);
+        MIX(c->io.offset >> 32);
+        MIX(c->io.count);
+        for (uint8_t i = 0; i < c->io.fh.len; i++) MIX(c->io.fh.data[i]);
+    }
+    for (uint8_t i = 0; i < c->tag_len; i++) MIX(c->tag[i]);
+#undef MIX
+    return h;
+}
+
+/* Room for slot ids 0..n-1 (false: over NS_SLOTS_MAX or the memory cap). */
+static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
+{
+    if (n <= s->slots_cap) return true;
+    if (n > NS_SLOTS_MAX) return false;
+    uint32_t ncap = s->slots_cap ? s->slots_cap : 16;
+    while (ncap < n) ncap *= 2;
+    if (ncap > NS_SLOTS_MAX) ncap = NS_SLOTS_MAX;
+    size_t per = sizeof *s->slotv + sizeof *s->slotx;
+    if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - s->slots_cap) * per)) return false;
+    struct ns_slot_view *nv = realloc(s->slotv, ncap * sizeof *nv);
+    if (nv) s->slotv = nv;
+    struct sess_slotx *nx = nv ? realloc(s->slotx, ncap * sizeof *nx) : NULL;
+    if (nx) s->slotx = nx;
+    if (!nv || !nx) { /* keep the old size; a successful first realloc is harmless */
+        memcap_give(m->mc, MEM_SESSIONS, (ncap - s->slots_cap) * per);
+        return false;
+    }
+    memset(nv + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nv);
+    memset(nx + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nx);
+    s->slots_cap = ncap;
+    return true;
+}
+
+/* Saturation: every granted slot busy. Called after outstanding or the grant changed. */
+static void sat_set(struct sess *s, int64_t ts)
+{
+    bool now = s->v.granted_slots && s->v.outstanding >= s->v.granted_slots;
+    if (now && !s->saturated) s->sat_since = ts;
+    if (!now && s->saturated && ts > s->sat_since) s->v.saturated_ns += ts - s->sat_since;
+    s->saturated = now;
+}
+
+void slots_update_fractions(struct sess *s)
+{
+    int64_t span = s->v.last_ts_ns - s->v.first_ts_ns;
+    int64_t sat = s->v.saturated_ns;
+    if (s->saturated && s->v.last_ts_ns > s->sat_since) sat += s->v.last_ts_ns - s->sat_since;
+    s->v.saturated_fraction = span > 0 ? (double)sat / (double)span : 0.0;
+    if (s->v.saturated_fraction > 1.0) s->v.saturated_fraction = 1.0;
+    s->v.saturated_calls_fraction = s->v.calls ? (double)s->v.saturated_calls / (double)s->v.calls : 0.0;
+}
+
+/* What a server keeping the slot as the capture shows would say about seqid. */
+static enum seq_cause diagnose(const struct sess *s, const struct ns_slot_view *sv, uint32_t seqid, uint32_t conn)
+{
+    if (sv->in_flight) return sv->in_flight_conn != conn ? SEQC_OTHER_CONN : SEQC_IN_FLIGHT;
+    uint32_t base;
+    if (sv->has_ok) base = sv->last_ok_seqid;
+    else if (!s->v.mid_capture) base = 0; /* a new slot starts at sequence ID 1 */
+    else return SEQC_UNKNOWN;
+    uint32_t d = seqid - base;
+    if (d <= 1) return SEQC_NONE;
+    return (int32_t)d > 1 ? SEQC_SKIPPED : SEQC_BACKWARDS;
+}
+
+void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t)
+{
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    uint32_t slot = c4->seq.slotid, seqid = c4->seq.sequenceid;
+    struct sess_key k = sess_key_of(s);
+    if (!s->v.any_slot_used || slot > s->v.highest_slot_used) s->v.highest_slot_used = slot;
+    s->v.any_slot_used = true;
+    bool have = false;
+    uint32_t hg = 0;
+    if (s->v.has_seq_reply) { hg = s->v.sr_highest_slotid; have = true; }
+    else if (s->v.has_granted && s->v.fore_granted.maxrequests) { hg = s->v.fore_granted.maxrequests - 1; have = true; }
+    if (have && slot > hg) sf_note(m, SF_ABOVE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    if (!ensure_slots(m, s, slot + 1)) { s->v.slot_ids_untracked++; return; }
+    if (slot + 1 > s->v.nslots) s->v.nslots = slot + 1;
+    struct ns_slot_view *sv = &s->slotv[slot];
+    struct sess_slotx *sx = &s->slotx[slot];
+    uint32_t sig = slots_sig(c4);
+    enum seq_cause cause = diagnose(s, sv, seqid, t->conn_id);
+    if (sv->used) {
+        if (seqid == sv->last_call_seqid)
+            sf_note(m, sig == sx->sig ? SF_REPLAY : SF_FALSE_RETRY, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+        else if (seqid != sv->last_call_seqid + 1)
+            sf_note(m, SF_GAP, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    } else if (!s->v.mid_capture && seqid != 1) {
+        sf_note(m, SF_GAP, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    }
+    if (!sv->in_flight) s->v.outstanding++;
+    sv->in_flight = true;
+    sv->in_flight_frame = t->call_frame;
+    sv->in_flight_conn = t->conn_id;
+    sv->last_call_seqid = seqid;
+    sv->used = true;
+    sv->calls++;
+    sx->sig = sig;
+    sx->last_call_conn = t->conn_id;
+    sx->cause = (uint8_t)cause;
+    uint32_t n = s->v.outstanding;
+    s->v.outstanding_hist[n < NS_OUTSTANDING_HIST - 1 ? n : NS_OUTSTANDING_HIST - 1]++;
+    if (n > s->v.max_outstanding) s->v.max_outstanding = n;
+    if (s->v.granted_slots && n >= s->v.granted_slots) s->v.saturated_calls++;
+    sat_set(s, t->call_ts_ns);
+}
+
+void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts)
+{
+    struct sess_key k = sess_key_of(s);
+    sf_note(m, SF_REPLAY, &k, ts, frame, t->conn_id);
+}
+
+static void clear_in_flight(struct sess *s, const struct ns_txn *t, int64_t ts)
+{
+    uint32_t slot = t->u.v4.call.seq.slotid;
+    if (slot >= s->v.nslots) return;
+    struct ns_slot_view *sv = &s->slotv[slot];
+    if (sv->in_flight && sv->in_flight_frame == t->call_frame) {
+        sv->in_flight = false;
+        s->v.outstanding--;
+    }
+    sat_set(s, ts);
+}
+
+void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t)
+{
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    uint32_t slot = t->u.v4.call.seq.slotid;
+    if (r4->has_seq) {
+        const struct nfs4_seq_res *q = &r4->seq;
+        if (slot < s->v.nslots) {
+            s->slotv[slot].has_ok = true;
+            s->slotv[slot].last_ok_seqid = t->u.v4.call.seq.sequenceid;
+        }
+        if (s->v.has_seq_reply && q->target_highest_slotid < s->v.target_highest_slotid &&
+            s->v.outstanding > q->target_highest_slotid + 1) {
+            struct sess_key k = sess_key_of(s);
+            sf_note(m, SF_SHRUNK, &k, t->reply_ts_ns, t->reply_frame, t->conn_id);
+        }
+        if (!s->v.has_seq_reply || q->highest_slotid != s->v.sr_highest_slotid ||
+            q->target_highest_slotid != s->v.target_highest_slotid) {
+            if (s->v.nhistory < NS_SLOT_HISTORY) {
+                struct ns_slot_change *h = &s->v.history[s->v.nhistory++];
+                h->ts_ns = t->reply_ts_ns;
+                h->frame = t->reply_frame;
+                h->highest_slotid = q->highest_slotid;
+                h->target_highest_slotid = q->target_highest_slotid;
+            } else {
+                s->v.history_dropped++;
+            }
+        }
+        s->v.has_seq_reply = true;
+        s->v.sr_highest_slotid = q->highest_slotid;
+        s->v.target_highest_slotid = q->target_highest_slotid;
+        s->v.granted_slots = q->highest_slotid + 1;
+    }
+    clear_in_flight(s, t, t->reply_ts_ns);
+}
+
+void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn *t, int64_t ts)
+{
+    (void)m;
+    clear_in_flight(s, t, ts);
+}
+
+enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t)
+{
+    uint32_t slot = t->u.v4.call.seq.slotid;
+    if (slot >= s->v.nslots || s->slotv[slot].in_flight_frame != t->call_frame) return SEQC_UNKNOWN;
+    return (enum seq_cause)s->slotx[slot].cause;
+}

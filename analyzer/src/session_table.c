@@ -1,0 +1,547 @@
+/* Clients and sessions (RFC 8881 s.2.4, s.2.10): the tables, capped, and the
+ * events that fill them (EXCHANGE_ID, CREATE_SESSION, BIND_CONN_TO_SESSION,
+ * DESTROY_SESSION, SEQUENCE). Slot tables are in session_slots.c, findings
+ * in session_findings.c, READ_PLUS in read_plus.c. */
+#include <stdlib.h>
+
+#include "nfs4_xdr_common.h"
+#include "session_int.h"
+
+static uint32_t sid_hash(const uint8_t *sid)
+{
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < NS_SESSIONID_LEN; i++) h = (h ^ sid[i]) * 16777619u;
+    return h;
+}
+
+struct sess_model *sess_new(struct memcap *mc, struct findings *fs, const struct sess_config *cfg)
+{
+    struct sess_model *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->mc = mc;
+    m->fs = fs;
+    if (cfg) m->cfg = *cfg;
+    if (!m->cfg.storm_count) m->cfg.storm_count = 20;
+    if (!m->cfg.storm_window_ns) m->cfg.storm_window_ns = 10ll * 1000000000ll;
+    if (!m->cfg.grace_period_ns) m->cfg.grace_period_ns = 90ll * 1000000000ll;
+    return m;
+}
+
+static void sess_release(struct sess_model *m, struct sess *s)
+{
+    memcap_give(m->mc, MEM_SESSIONS, s->slots_cap * (sizeof *s->slotv + sizeof *s->slotx));
+    free(s->slotv);
+    free(s->slotx);
+    s->slotv = NULL;
+    s->slotx = NULL;
+    s->slots_cap = 0;
+}
+
+void sess_table_free(struct sess_model *m)
+{
+    for (size_t i = 0; i < m->nsessions; i++) sess_release(m, &m->sessions[i]);
+    memcap_give(m->mc, MEM_SESSIONS, m->sessions_cap * sizeof *m->sessions + m->clients_cap * sizeof *m->clients +
+                                         m->hash_size * sizeof *m->hash +
+                                         (m->owners ? SESS_OWNERS_MAX * sizeof *m->owners : 0));
+    free(m->sessions);
+    free(m->clients);
+    free(m->hash);
+    free(m->owners);
+}
+
+void sess_free(struct sess_model *m)
+{
+    if (!m) return;
+    sess_table_free(m);
+    sf_free(m);
+    rp_free(m);
+    free(m);
+}
+
+/* Grow an array of n elements of size sz to hold one more, within max and the
+ * memory cap. false: full. */
+static bool grow(struct sess_model *m, void **v, size_t *cap, size_t n, size_t sz, size_t max)
+{
+    if (n < *cap) return true;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > max) ncap = max;
+    if (ncap <= *cap) return false;
+    if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - *cap) * sz)) return false;
+    void *nv = realloc(*v, ncap * sz);
+    if (!nv) {
+        memcap_give(m->mc, MEM_SESSIONS, (ncap - *cap) * sz);
+        return false;
+    }
+    memset((char *)nv + *cap * sz, 0, (ncap - *cap) * sz);
+    *v = nv;
+    *cap = ncap;
+    return true;
+}
+
+static void rehash(struct sess_model *m)
+{
+    size_t want = 64;
+    while (want < m->nsessions * 2) want *= 2;
+    if (want != m->hash_size) {
+        if (!memcap_take(m->mc, MEM_SESSIONS, want * sizeof *m->hash)) return; /* keep the old size */
+        uint32_t *nh = calloc(want, sizeof *nh);
+        if (!nh) { memcap_give(m->mc, MEM_SESSIONS, want * sizeof *m->hash); return; }
+        memcap_give(m->mc, MEM_SESSIONS, m->hash_size * sizeof *m->hash);
+        free(m->hash);
+        m->hash = nh;
+        m->hash_size = want;
+    } else {
+        memset(m->hash, 0, m->hash_size * sizeof *m->hash);
+    }
+    for (size_t i = 0; i < m->nsessions; i++) {
+        uint32_t b = sid_hash(m->sessions[i].v.sessionid) & (uint32_t)(m->hash_size - 1);
+        m->sessions[i].hnext = m->hash[b];
+        m->hash[b] = (uint32_t)i + 1;
+    }
+}
+
+struct sess *sess_find(struct sess_model *m, const uint8_t *sid)
+{
+    if (!m->hash_size) return NULL;
+    for (uint32_t i = m->hash[sid_hash(sid) & (uint32_t)(m->hash_size - 1)]; i; i = m->sessions[i - 1].hnext)
+        if (memcmp(m->sessions[i - 1].v.sessionid, sid, NS_SESSIONID_LEN) == 0) return &m->sessions[i - 1];
+    return NULL;
+}
+
+/* The session to drop when full: destroyed ones first, then the least recently active. */
+static void evict_session(struct sess_model *m)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < m->nsessions; i++) {
+        const struct ns_session_view *a = &m->sessions[i].v, *b = &m->sessions[best].v;
+        if (a->destroyed != b->destroyed ? a->destroyed : a->last_ts_ns < b->last_ts_ns) best = i;
+    }
+    struct sess *s = &m->sessions[best];
+    slots_update_fractions(s);
+    sf_slot_limited(m, s, 0, 0); /* settle its SLOT_LIMITED severity */
+    sess_release(m, s);
+    memmove(s, s + 1, (m->nsessions - best - 1) * sizeof *s);
+    m->nsessions--;
+    m->st.sessions_evicted++;
+    rehash(m);
+}
+
+struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts)
+{
+    struct sess *s = sess_find(m, sid);
+    if (s) return s;
+    if (m->nsessions == SESS_SESSIONS_MAX ||
+        !grow(m, (void **)&m->sessions, &m->sessions_cap, m->nsessions, sizeof *m->sessions, SESS_SESSIONS_MAX)) {
+        if (!m->nsessions) return NULL;
+        evict_session(m);
+    }
+    s = &m->sessions[m->nsessions++];
+    memset(s, 0, sizeof *s);
+    memcpy(s->v.sessionid, sid, NS_SESSIONID_LEN);
+    s->v.mid_capture = true;
+    s->v.first_ts_ns = s->v.last_ts_ns = ts;
+    if (m->nsessions * 2 > m->hash_size) {
+        rehash(m);
+    } else {
+        uint32_t b = sid_hash(sid) & (uint32_t)(m->hash_size - 1);
+        s->hnext = m->hash[b];
+        m->hash[b] = (uint32_t)m->nsessions;
+    }
+    if (!m->hash_size) { m->nsessions--; return NULL; }
+    return s;
+}
+
+struct sess_client *sess_client_find(struct sess_model *m, uint64_t clientid)
+{
+    for (size_t i = m->nclients; i-- > 0;)
+        if (m->clients[i].v.clientid == clientid) return &m->clients[i];
+    return NULL;
+}
+
+struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int64_t ts)
+{
+    struct sess_client *cl = sess_client_find(m, clientid);
+    if (cl) return cl;
+    if (m->nclients == SESS_CLIENTS_MAX ||
+        !grow(m, (void **)&m->clients, &m->clients_cap, m->nclients, sizeof *m->clients, SESS_CLIENTS_MAX)) {
+        if (!m->nclients) return NULL;
+        size_t best = 0; /* least recently active */
+        for (size_t i = 1; i < m->nclients; i++)
+            if (m->clients[i].v.last_ts_ns < m->clients[best].v.last_ts_ns) best = i;
+        memmove(&m->clients[best], &m->clients[best + 1], (m->nclients - best - 1) * sizeof *m->clients);
+        m->nclients--;
+        m->st.clients_evicted++;
+    }
+    cl = &m->clients[m->nclients++];
+    memset(cl, 0, sizeof *cl);
+    cl->v.clientid = clientid;
+    cl->v.first_ts_ns = cl->v.last_ts_ns = ts;
+    return cl;
+}
+
+struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id)
+{
+    unsigned i = 0;
+    while (i < s->v.nconns && s->v.conns[i].conn_id < conn_id) i++;
+    if (i < s->v.nconns && s->v.conns[i].conn_id == conn_id) return &s->v.conns[i];
+    if (s->v.nconns == NS_SESSION_CONNS) { s->v.conns_dropped++; return NULL; }
+    memmove(&s->v.conns[i + 1], &s->v.conns[i], (s->v.nconns - i) * sizeof s->v.conns[0]);
+    s->v.nconns++;
+    memset(&s->v.conns[i], 0, sizeof s->v.conns[i]);
+    s->v.conns[i].conn_id = conn_id;
+    return &s->v.conns[i];
+}
+
+static bool addr_eq(const struct ns_addr *a, const struct ns_addr *b)
+{
+    return a->family == b->family && memcmp(a->a, b->a, 16) == 0;
+}
+
+/* nconnect / session trunking: a new connection compared with the first one
+ * the session was seen on (a session belongs to one client machine). */
+static void note_endpoints(struct sess *s, const struct ns_conn *c)
+{
+    if (!s->has_first) {
+        s->has_first = true;
+        s->first_caddr = c->client.addr;
+        s->first_saddr = c->server.addr;
+        return;
+    }
+    if (!addr_eq(&s->first_saddr, &c->server.addr)) s->v.trunked = true;
+    else if (addr_eq(&s->first_caddr, &c->client.addr)) s->v.nconnect = true;
+}
+
+void sess_note_status(struct sess *s, uint32_t status)
+{
+    for (uint32_t i = 0; i < s->v.nstatus; i++)
+        if (s->v.status[i].status == status) { s->v.status[i].count++; return; }
+    if (s->v.nstatus == NS_SESSION_STATUS) return;
+    s->v.status[s->v.nstatus].status = status;
+    s->v.status[s->v.nstatus++].count = 1;
+}
+
+/* ---- events ---- */
+
+static bool sessionless_first(uint32_t op)
+{
+    return op == NFS4_OP_EXCHANGE_ID || op == NFS4_OP_CREATE_SESSION || op == NFS4_OP_DESTROY_SESSION ||
+           op == NFS4_OP_DESTROY_CLIENTID || op == NFS4_OP_BIND_CONN_TO_SESSION;
+}
+
+static bool is_compound_v41(const struct ns_txn *t)
+{
+    return t->kind == NS_TXN_NFS4 && t->proc == 1 && !t->backchannel && t->u.v4.call.minor >= 1 &&
+           !t->call_undecoded;
+}
+
+/* The session's record of a connection; endpoints compared once per connection. */
+static struct ns_session_conn *use_conn(struct sess *s, const struct ns_conn *c, uint32_t conn_id)
+{
+    uint32_t before = s->v.nconns;
+    struct ns_session_conn *sc = sess_conn(s, conn_id);
+    if (sc && s->v.nconns != before && c) note_endpoints(s, c);
+    return sc;
+}
+
+static void touch(struct sess *s, int64_t ts)
+{
+    if (ts > s->v.last_ts_ns) s->v.last_ts_ns = ts;
+    if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
+}
+
+void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
+        struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
+        if (!s) return;
+        touch(s, t->call_ts_ns);
+        s->v.cb_calls++;
+        struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
+        if (sc) sc->cb_calls++;
+        return;
+    }
+    if (!is_compound_v41(t)) return;
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    if (c4->nops > 0 && (c4->seq_late || (!c4->has_seq && !sessionless_first(c4->op[0])))) {
+        struct sess_key k;
+        memset(&k, 0, sizeof k);
+        if (c4->seq_late || c4->has_seq) {
+            k.has_session = true;
+            memcpy(k.sessionid, c4->seq.sessionid, NS_SESSIONID_LEN);
+        }
+        sf_note(m, SF_SEQPOS, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    }
+    if (!c4->has_seq) return;
+    struct sess *s = sess_get(m, c4->seq.sessionid, t->call_ts_ns);
+    if (!s) return;
+    touch(s, t->call_ts_ns);
+    s->v.calls++;
+    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
+        s->v.ops[c4->op[i] < NS_SESSION_OPS - 1 ? c4->op[i] : NS_SESSION_OPS - 1]++;
+    struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
+    if (sc) {
+        sc->calls++;
+        sc->bytes += t->call_bytes;
+    }
+    slots_on_call(m, s, t);
+}
+
+void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts)
+{
+    if (!is_compound_v41(t) || !t->u.v4.call.has_seq) return;
+    struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
+    if (s) slots_on_retransmit(m, s, t, frame, ts);
+}
+
+void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_up)
+{
+    if (!given_up || t->reply_frame || !is_compound_v41(t) || !t->u.v4.call.has_seq) return;
+    struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
+    if (s) slots_on_given_up(m, s, t, t->last_send_ts_ns);
+}
+
+/* Index of op in the call, or -1. */
+static int op_index(const struct nfs4_call *c4, uint32_t op)
+{
+    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
+        if (c4->op[i] == op) return i;
+    return -1;
+}
+
+/* Status of the call's operation at index i: its result, or (no result: an
+ * earlier operation failed) the COMPOUND status. */
+static uint32_t op_status(const struct nfs4_reply *r4, int i)
+{
+    return i >= 0 && i < r4->nres && i < NS_MAX_OPS ? r4->res_status[i] : (r4->status ? r4->status : 10044);
+}
+
+static bool same_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    return al == bl && memcmp(a, b, al) == 0;
+}
+
+static void on_exchange_id(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    if (!r4->setup.has_exchange_id) return;
+    uint64_t id = r4->setup.exchange_id.clientid;
+    struct sess_client *cl = sess_client_get(m, id, t->call_ts_ns);
+    if (!cl) return;
+    struct ns_client_view *v = &cl->v;
+    if (t->reply_ts_ns > v->last_ts_ns) v->last_ts_ns = t->reply_ts_ns;
+    if (c4->setup.has_exchange_id) {
+        v->owner_wire_len = c4->setup.exchange_id.owner_wire_len;
+        v->owner_len = c4->setup.exchange_id.owner_len;
+        memcpy(v->owner, c4->setup.exchange_id.owner, v->owner_len);
+        v->sp_requested = c4->setup.exchange_id.state_protect;
+        /* re-established: an earlier client ID with the same owner */
+        for (size_t i = m->nclients; i-- > 0;) {
+            const struct ns_client_view *o = &m->clients[i].v;
+            if (o->clientid != id && o->from_exchange_id && same_bytes(o->owner, o->owner_len, v->owner, v->owner_len)) {
+                v->replaces_clientid = o->clientid;
+                break;
+            }
+        }
+    }
+    bool again = v->from_exchange_id;
+    v->from_exchange_id = true;
+    v->eir_sequenceid = r4->setup.exchange_id.sequenceid;
+    v->eir_flags = r4->setup.exchange_id.flags;
+    v->sp_granted = r4->setup.exchange_id.state_protect;
+    v->server_minor_id = r4->setup.exchange_id.server_minor_id;
+    v->server_major_len = r4->setup.exchange_id.server_major_len;
+    memcpy(v->server_major, r4->setup.exchange_id.server_major, v->server_major_len);
+    v->scope_len = r4->setup.exchange_id.scope_len;
+    memcpy(v->scope, r4->setup.exchange_id.scope, v->scope_len);
+    if (!again) {
+        v->create_session_next = v->eir_sequenceid;
+        v->exchange_call_frame = t->call_frame;
+        v->exchange_reply_frame = t->reply_frame;
+        v->conn_id = t->conn_id;
+        if (c) v->server = c->server;
+    }
+    /* server trunking: one server owner + scope answering on several addresses */
+    if (!c) return;
+    if (!m->owners) {
+        if (!memcap_take(m->mc, MEM_SESSIONS, SESS_OWNERS_MAX * sizeof *m->owners)) return;
+        m->owners = calloc(SESS_OWNERS_MAX, sizeof *m->owners);
+        if (!m->owners) { memcap_give(m->mc, MEM_SESSIONS, SESS_OWNERS_MAX * sizeof *m->owners); return; }
+    }
+    struct sess_owner *ow = NULL;
+    for (size_t i = 0; i < m->nowners && !ow; i++)
+        if (same_bytes(m->owners[i].major, m->owners[i].major_len, v->server_major, v->server_major_len) &&
+            same_bytes(m->owners[i].scope, m->owners[i].scope_len, v->scope, v->scope_len))
+            ow = &m->owners[i];
+    if (!ow && m->nowners < SESS_OWNERS_MAX) {
+        ow = &m->owners[m->nowners++];
+        ow->major_len = v->server_major_len;
+        memcpy(ow->major, v->server_major, ow->major_len);
+        ow->scope_len = v->scope_len;
+        memcpy(ow->scope, v->scope, ow->scope_len);
+    }
+    if (!ow) return;
+    bool known = false;
+    for (uint32_t i = 0; i < ow->naddrs; i++) known |= addr_eq(&ow->addr[i], &c->server.addr);
+    if (!known && ow->naddrs < SESS_OWNER_ADDRS) ow->addr[ow->naddrs++] = c->server.addr;
+    for (size_t i = 0; i < m->nclients; i++) {
+        struct ns_client_view *o = &m->clients[i].v;
+        if (o->from_exchange_id && same_bytes(o->server_major, o->server_major_len, ow->major, ow->major_len) &&
+            same_bytes(o->scope, o->scope_len, ow->scope, ow->scope_len))
+            o->server_addrs = ow->naddrs;
+    }
+}
+
+static void on_create_session(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    uint64_t id = c4->setup.create_session.clientid;
+    struct sess_client *cl = sess_client_get(m, id, t->call_ts_ns);
+    if (cl) {
+        if (!cl->v.from_exchange_id && !cl->v.conn_id) cl->v.conn_id = t->conn_id;
+        if (t->reply_ts_ns > cl->v.last_ts_ns) cl->v.last_ts_ns = t->reply_ts_ns;
+    }
+    if (!r4->setup.has_create_session) return;
+    struct sess *s = sess_get(m, r4->setup.create_session.sessionid, t->call_ts_ns);
+    if (!s) return;
+    struct ns_session_view *v = &s->v;
+    bool fresh = v->mid_capture && !v->calls;
+    v->mid_capture = false;
+    v->has_client = true;
+    v->clientid = id;
+    v->create_call_frame = t->call_frame;
+    v->create_reply_frame = t->reply_frame;
+    v->create_conn = t->conn_id;
+    v->csa_sequence = c4->setup.create_session.sequence;
+    v->flags_requested = c4->setup.create_session.flags;
+    v->cb_program = c4->setup.create_session.cb_program;
+    v->fore_requested = c4->setup.create_session.fore;
+    v->back_requested = c4->setup.create_session.back;
+    v->has_requested = true;
+    v->has_granted = true;
+    v->flags_granted = r4->setup.create_session.flags;
+    v->fore_granted = r4->setup.create_session.fore;
+    v->back_granted = r4->setup.create_session.back;
+    v->granted_slots = v->fore_granted.maxrequests;
+    if (v->flags_granted & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) v->back_same = true;
+    if (fresh) v->first_ts_ns = t->call_ts_ns;
+    touch(s, t->reply_ts_ns);
+    if (cl) {
+        cl->v.sessions++;
+        cl->v.create_session_next = v->csa_sequence + 1;
+    }
+    struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
+    if (sc) {
+        sc->method = NS_BIND_CREATE_SESSION;
+        sc->fore = true;
+        sc->back = (v->flags_granted & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) != 0;
+        sc->bind_frame = t->reply_frame;
+    }
+    sf_slot_limited(m, s, t->reply_frame, t->reply_ts_ns);
+}
+
+static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    if (!r4->setup.has_bind_conn) return;
+    struct sess *s = sess_get(m, r4->setup.bind_conn.sessionid, t->call_ts_ns);
+    if (!s) return;
+    touch(s, t->reply_ts_ns);
+    struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
+    if (!sc) return;
+    sc->method = NS_BIND_BIND_CONN;
+    sc->dir_requested = t->u.v4.call.setup.has_bind_conn ? t->u.v4.call.setup.bind_conn.dir : 0;
+    sc->dir_granted = r4->setup.bind_conn.dir;
+    sc->fore = sc->fore || (sc->dir_granted & 1);
+    sc->back = sc->back || (sc->dir_granted & 2);
+    sc->bind_frame = t->reply_frame;
+    if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
+}
+
+void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup)
+{
+    if (dup || !t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
+    rp_on_reply(m, t);
+    if (t->kind == NS_TXN_NFS4_CB) {
+        struct sess *s = t->u.v4.call.has_seq ? sess_find(m, t->u.v4.call.seq.sessionid) : NULL;
+        sf_on_reply_errors(m, t, s, c);
+        return;
+    }
+    if (!is_compound_v41(t) || !t->has_status) return;
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    const struct nfs4_reply *r4 = &t->u.v4.reply;
+    if (c4->setup.has_exchange_id) on_exchange_id(m, t, c);
+    if (c4->setup.has_create_session) on_create_session(m, t, c);
+    if (c4->setup.has_bind_conn) on_bind_conn(m, t, c);
+    struct sess *s = c4->has_seq ? sess_find(m, c4->seq.sessionid) : NULL;
+    if (c4->setup.has_destroy_session && op_status(r4, op_index(c4, NFS4_OP_DESTROY_SESSION)) == SST_OK) {
+        struct sess *d = sess_find(m, c4->setup.destroy_session_id);
+        if (d) {
+            d->v.destroyed = true;
+            d->v.destroy_frame = t->reply_frame;
+            touch(d, t->reply_ts_ns);
+        }
+    }
+    if (s) {
+        touch(s, t->reply_ts_ns);
+        s->v.replies++;
+        struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
+        if (sc) sc->bytes += t->reply_bytes;
+        if (t->status != SST_OK) {
+            s->v.errors++;
+            sess_note_status(s, t->status);
+        }
+        if (sc && r4->has_seq && !sc->fore) { /* implicit binding (RFC 8881 2.10.3.1) */
+            sc->fore = true;
+            if (sc->method == NS_BIND_NONE) {
+                sc->method = NS_BIND_SEQUENCE;
+                sc->bind_frame = t->reply_frame;
+            }
+        }
+        slots_on_reply(m, s, t);
+        if (c4->setup.has_reclaim_complete && s->v.has_client) {
+            struct sess_client *cl = sess_client_find(m, s->v.clientid);
+            if (cl) {
+                if (op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK) {
+                    cl->v.reclaim_complete_ok++;
+                    if (!cl->rc_ok_seen) { cl->rc_ok_seen = true; cl->rc_ok_ts = t->reply_ts_ns; }
+                } else {
+                    if (!cl->v.reclaim_complete_failed) finding_add_frame(&cl->grace_acc, t->reply_frame);
+                    cl->v.reclaim_complete_failed++;
+                    finding_add_conn(&cl->grace_acc, t->conn_id);
+                }
+            }
+        }
+    }
+    sf_on_reply_errors(m, t, s, c);
+}
+
+void sess_finish(struct sess_model *m)
+{
+    for (size_t i = 0; i < m->nsessions; i++) {
+        slots_update_fractions(&m->sessions[i]);
+        sf_slot_limited(m, &m->sessions[i], 0, 0);
+    }
+    sf_finish(m);
+}
+
+/* ---- views ---- */
+
+size_t sess_client_count(const struct sess_model *m) { return m->nclients; }
+const struct ns_client_view *sess_client(const struct sess_model *m, size_t i)
+{
+    return i < m->nclients ? &m->clients[i].v : NULL;
+}
+size_t sess_session_count(const struct sess_model *m) { return m->nsessions; }
+const struct ns_session_view *sess_session(struct sess_model *m, size_t i)
+{
+    if (i >= m->nsessions) return NULL;
+    struct sess *s = &m->sessions[i];
+    slots_update_fractions(s);
+    s->v.slots = s->slotv;
+    return &s->v;
+}
+const struct ns_read_bytes *sess_read_totals(const struct sess_model *m) { return &m->read_total; }
+size_t sess_read_files(struct sess_model *m, const struct ns_read_file *const **out) { return rp_files(m, out); }
+const struct ns_session_stats *sess_stats(const struct sess_model *m) { return &m->st; }
