@@ -7,5 +7,5 @@ if(Python3_Interpreter_FOUND)
            COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
                    ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/damaged_captures.py
                    $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples)
-  set_tests_properties(e2e.damaged_captures PROPERTIES TIMEOUT 300 LABELS e2e)
+  set_tests_properties(e2e.damaged_captures PROPERTIES TIMEOUT 900 LABELS e2e) # ~900 runs: 3 min under ASan
 endif()
