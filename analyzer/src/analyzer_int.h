@@ -10,6 +10,7 @@
 #include "rpc_record.h"
 #include "tcp_reasm.h"
 #include "txn_table.h"
+#include "udp_timing.h"
 
 struct ns_analyzer {
     struct ns_config cfg;
@@ -22,6 +23,7 @@ struct ns_analyzer {
     struct txn_table *txns;
     struct findings *findings;
     struct sess_model *sessions; /* session_table.c */
+    struct udp_timing *udp;  /* udp_timing.c */
     ns_txn_fn txn_fn;
     void *txn_ctx;
     /* connections, by id - 1 */

@@ -99,7 +99,10 @@ static void deliver(struct ipfrag_table *t, struct train *tr, bool complete)
             pos = r->off + r->wire;
         }
     }
-    struct ipfrag_done d = {&tr->key, {spans, ns, pos}, tr->nr, complete};
+    uint32_t maxlen = 0;
+    for (uint32_t i = 0; i < tr->nr; i++)
+        if (tr->r[i].wire > maxlen) maxlen = tr->r[i].wire;
+    struct ipfrag_done d = {&tr->key, {spans, ns, pos}, tr->nr, complete, tr->first_ts, maxlen};
     t->fn(t->ctx, &d);
 }
 

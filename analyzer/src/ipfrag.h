@@ -14,6 +14,8 @@ struct ipfrag_done {
     struct ns_msg datagram;      /* transport header + payload, holes for uncaptured bytes */
     uint32_t fragments;
     bool complete;               /* false: given up (timeout or eviction) */
+    int64_t first_ts_ns;         /* time of the first fragment seen */
+    uint32_t frag_max_len;       /* largest fragment payload (bytes after the IP header) */
 };
 typedef void (*ipfrag_fn)(void *ctx, const struct ipfrag_done *d);
 

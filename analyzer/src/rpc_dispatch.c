@@ -85,7 +85,12 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
     if (bc) { c->backchannel_calls++; a->st.rpc_backchannel_calls++; }
     struct ns_txn *t = txn_find(a->txns, scope, h->xid);
     if (t && t->call_frame) {
-        t->sends++;
+        if (t->sends < NS_TXN_SENDS_KEPT) {
+            t->send_ts_ns[t->sends] = a->now;
+            t->send_frame[t->sends] = a->frame;
+        }
+        if (t->sends < UINT16_MAX) t->sends++;
+        t->prev_send_ts_ns = t->last_send_ts_ns;
         t->last_send_ts_ns = a->now;
         a->st.rpc_retransmissions++;
         analysis_on_retransmit(a, t, c);
@@ -94,7 +99,8 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
     t = txn_new_call(a->txns, scope, h->xid);
     if (!t) return;
     t->call_frame = a->frame;
-    t->call_ts_ns = a->now;
+    t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = a->now;
+    t->send_frame[0] = a->frame;
     t->conn_id = c->id;
     t->prog = h->prog;
     t->vers = h->vers;

@@ -20,6 +20,9 @@ typedef struct ns_analyzer ns_analyzer;
 struct ns_config {
     uint64_t memcap;            /* bytes for all tables together; 0 = default (512 MiB) */
     int64_t call_timeout_ns;    /* unanswered calls are given up after this; 0 = default (120 s) */
+    double rto_factor;          /* RTO_INFLATED: UDP resend gap > factor x RTO; 0 = default (8) */
+    int64_t udp_timeo_ns;       /* UDP client's initial/fixed retransmit timeout; 0 = default (1.1 s) */
+    uint32_t udp_retrans;       /* UDP resends before a major timeout; 0 = default (3) */
     uint32_t storm_count;       /* errors of one kind on one session/client that make a storm; 0 = default (20) */
     int64_t storm_window_ns;    /* ... within this window; 0 = default (10 s) */
     int64_t grace_period_ns;    /* NFS4ERR_GRACE longer than this is GRACE_STUCK; 0 = default (90 s) */

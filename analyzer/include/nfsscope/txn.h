@@ -23,6 +23,8 @@ enum ns_rpc_status {
     NS_RPC_RPC_MISMATCH = 100, NS_RPC_AUTH_ERROR = 101,
 };
 
+#define NS_TXN_SENDS_KEPT 8 /* transmission times kept per call */
+
 enum ns_gss_service { NS_GSS_NONE_SET = 0, NS_GSS_SVC_NONE = 1, NS_GSS_SVC_INTEGRITY = 2, NS_GSS_SVC_PRIVACY = 3 };
 
 struct ns_txn {
@@ -49,6 +51,17 @@ struct ns_txn {
     uint32_t call_bytes, reply_bytes; /* RPC message length on the wire */
     uint16_t sends;         /* transmissions of the call */
     uint16_t dup_replies;
+    /* the first NS_TXN_SENDS_KEPT transmissions (min(sends, NS_TXN_SENDS_KEPT) set) */
+    int64_t send_ts_ns[NS_TXN_SENDS_KEPT];
+    uint64_t send_frame[NS_TXN_SENDS_KEPT];
+    int64_t prev_send_ts_ns; /* the transmission before the last one (sends >= 2) */
+    /* UDP timing state (udp_timing.c) */
+    int64_t udp_timeout_ns;  /* timeout a Linux client arms at the last send */
+    int64_t udp_cycle_ns;    /* start of the current major-timeout cycle */
+    int64_t udp_prev_gap_ns; /* gap before the last resend (0: none) */
+    uint16_t udp_retries;    /* resends in the current cycle */
+    uint8_t udp_timer;       /* timer class (enum ns_udp_timer) */
+    bool udp_spurious;       /* a resend was found unnecessary */
     union {
         struct { struct nfs4_call call; struct nfs4_reply reply; } v4;
         struct { struct nfs3_call call; struct nfs3_reply reply; } v3;

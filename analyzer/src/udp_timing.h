@@ -1,0 +1,48 @@
+/* RPC over UDP timing analysis (issue 4): fed by analysis.c, read through
+ * nfsscope/udp_timing.h. Times are packet times in nanoseconds. */
+#ifndef NFSSCOPE_UDP_TIMING_INT_H
+#define NFSSCOPE_UDP_TIMING_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "findings.h"
+#include "ipfrag.h"
+#include "memcap.h"
+#include "nfsscope/stats.h"
+#include "nfsscope/txn.h"
+#include "nfsscope/udp_timing.h"
+
+#define UDP_DEFAULT_RTO_FACTOR 8.0
+#define UDP_DEFAULT_TIMEO_NS (1100ll * 1000000ll) /* NFS_DEF_UDP_TIMEO: timeo=11 (1.1 s) */
+#define UDP_DEFAULT_RETRANS 3                     /* NFS_DEF_UDP_RETRANS */
+#define UDP_PAIRS_MAX 256                         /* client/server pairs tracked */
+#define UDP_RESENDS_KEPT 1024                     /* recent resends kept for fragment losses */
+#define UDP_SPURIOUS_MIN 3                        /* spurious resends of a pair for a finding */
+
+struct udp_timing_cfg {
+    double rto_factor;     /* RTO_INFLATED: gap > factor x RTO */
+    int64_t timeo_ns;      /* the client's initial / fixed timeout */
+    unsigned retrans;      /* retransmissions before a major timeout */
+};
+
+struct udp_timing;
+
+/* NULL on out of memory. cfg values of 0 take the defaults above. */
+struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg *cfg);
+void udp_timing_free(struct udp_timing *u);
+void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now, uint64_t frame);
+void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now,
+                              uint64_t frame);
+void udp_timing_on_reply(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, bool dup, int64_t now,
+                         uint64_t frame);
+void udp_timing_on_done(struct udp_timing *u, const struct ns_txn *t, const struct ns_conn *c, bool given_up);
+void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d, int64_t now, uint64_t frame);
+/* Findings, once at the end; span = capture duration. */
+void udp_timing_finish(struct udp_timing *u, struct findings *f, int64_t span_ns);
+
+size_t udp_timing_pair_count(const struct udp_timing *u);
+const struct ns_udp_pair *udp_timing_pair(const struct udp_timing *u, size_t i);
+uint64_t udp_timing_evicted_pairs(const struct udp_timing *u);
+uint64_t udp_timing_evicted_resends(const struct udp_timing *u);
+
+#endif
