@@ -130,8 +130,10 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
             const struct ns_session_conn *c = &s->conns[k];
             char id[16];
             snprintf(id, sizeof id, "c%u", c->conn_id);
-            fprintf(o, "      %-5s bound by %-20s %-5s calls %6" PRIu64 " (%5.1f%%)  bytes %10" PRIu64 " (%5.1f%%)", id,
-                    bind_name(c->method), c->fore && c->back ? "both" : c->fore ? "fore" : c->back ? "back" : "-", c->calls,
+            fprintf(o, "      %-5s %-29s %-5s calls %6" PRIu64 " (%5.1f%%)  bytes %10" PRIu64 " (%5.1f%%)", id,
+                    c->method == NS_BIND_NONE ? "never bound" : c->method == NS_BIND_SEQUENCE ? "bound by SEQUENCE (implicit)"
+                    : c->method == NS_BIND_CREATE_SESSION ? "bound by CREATE_SESSION" : "bound by BIND_CONN_TO_SESSION",
+                    c->fore && c->back ? "both" : c->fore ? "fore" : c->back ? "back" : "-", c->calls,
                     pct(c->calls, tc), c->bytes, pct(c->bytes, tb));
             const char *dr = dir_name(c->dir_requested, true), *dg = dir_name(c->dir_granted, false);
             if (dr || dg) fprintf(o, "  dir %s -> %s", dr ? dr : "?", dg ? dg : "?");

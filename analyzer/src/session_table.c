@@ -450,12 +450,14 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     touch(s, t->reply_ts_ns);
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (!sc) return;
-    sc->method = NS_BIND_BIND_CONN;
+    if (sc->method == NS_BIND_NONE) { /* how it first got bound */
+        sc->method = NS_BIND_BIND_CONN;
+        sc->bind_frame = t->reply_frame;
+    }
     sc->dir_requested = t->u.v4.call.setup.has_bind_conn ? t->u.v4.call.setup.bind_conn.dir : 0;
     sc->dir_granted = r4->setup.bind_conn.dir;
-    sc->fore = sc->fore || (sc->dir_granted & 1);
-    sc->back = sc->back || (sc->dir_granted & 2);
-    sc->bind_frame = t->reply_frame;
+    sc->fore = (sc->dir_granted & 1) != 0; /* the grant replaces the connection's channels (RFC 8881 18.34.3) */
+    sc->back = (sc->dir_granted & 2) != 0;
     if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
 }
 
