@@ -8,10 +8,53 @@
 
 #define NFS3_PROC_READ 6
 
+static uint32_t fh_hash(const struct nfs4_fh *fh)
+{
+    uint32_t h = 2166136261u ^ fh->len;
+    for (uint8_t i = 0; i < fh->len; i++) h = (h ^ fh->data[i]) * 16777619u;
+    return h;
+}
+
+static uint32_t *hash_slot(struct sess_model *m, const struct nfs4_fh *fh)
+{
+    uint32_t i = fh_hash(fh) & (SESS_FILES_HASH - 1);
+    for (;; i = (i + 1) & (SESS_FILES_HASH - 1)) {
+        uint32_t k = m->files_hash[i];
+        if (!k) return &m->files_hash[i];
+        const struct nfs4_fh *o = &m->files[k - 1].fh;
+        if (o->len == fh->len && memcmp(o->data, fh->data, fh->len) == 0) return &m->files_hash[i];
+    }
+}
+
+static int cmp_age(const void *pa, const void *pb)
+{
+    const struct ns_read_file *a = pa, *b = pb;
+    return a->last_ts_ns < b->last_ts_ns ? 1 : a->last_ts_ns > b->last_ts_ns ? -1 : 0; /* newest first */
+}
+
+/* Full: drop the least recently read sixteenth (counted), rebuild the index. */
+static void evict_files(struct sess_model *m)
+{
+    qsort(m->files, m->nfiles, sizeof *m->files, cmp_age);
+    size_t drop = m->nfiles / 16 ? m->nfiles / 16 : 1;
+    m->nfiles -= drop;
+    m->st.files_evicted += drop;
+    memset(m->files_hash, 0, SESS_FILES_HASH * sizeof *m->files_hash);
+    for (size_t i = 0; i < m->nfiles; i++) *hash_slot(m, &m->files[i].fh) = (uint32_t)i + 1;
+}
+
 static struct ns_read_file *file_get(struct sess_model *m, const struct nfs4_fh *fh, int64_t ts)
 {
-    for (size_t i = m->nfiles; i-- > 0;)
-        if (m->files[i].fh.len == fh->len && memcmp(m->files[i].fh.data, fh->data, fh->len) == 0) return &m->files[i];
+    if (!m->files_hash) {
+        if (!memcap_take(m->mc, MEM_SESSIONS, SESS_FILES_HASH * sizeof *m->files_hash)) return NULL;
+        m->files_hash = calloc(SESS_FILES_HASH, sizeof *m->files_hash);
+        if (!m->files_hash) {
+            memcap_give(m->mc, MEM_SESSIONS, SESS_FILES_HASH * sizeof *m->files_hash);
+            return NULL;
+        }
+    }
+    uint32_t *h = hash_slot(m, fh);
+    if (*h) return &m->files[*h - 1];
     if (m->nfiles == m->files_cap) {
         size_t nc = m->files_cap ? m->files_cap * 2 : 16;
         if (nc > SESS_FILES_MAX) nc = SESS_FILES_MAX;
@@ -25,18 +68,15 @@ static struct ns_read_file *file_get(struct sess_model *m, const struct nfs4_fh 
             m->files_cap = nc;
         } else {
             if (!m->nfiles) return NULL;
-            size_t old = 0;
-            for (size_t i = 1; i < m->nfiles; i++)
-                if (m->files[i].last_ts_ns < m->files[old].last_ts_ns) old = i;
-            memmove(&m->files[old], &m->files[old + 1], (m->nfiles - old - 1) * sizeof *m->files);
-            m->nfiles--;
-            m->st.files_evicted++;
+            evict_files(m);
+            h = hash_slot(m, fh);
         }
     }
     struct ns_read_file *f = &m->files[m->nfiles++];
     memset(f, 0, sizeof *f);
     f->fh = *fh;
     f->first_ts_ns = ts;
+    *h = (uint32_t)m->nfiles;
     return f;
 }
 
@@ -103,6 +143,8 @@ size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out)
 void rp_free(struct sess_model *m)
 {
     memcap_give(m->mc, MEM_SESSIONS, m->files_cap * sizeof *m->files);
+    if (m->files_hash) memcap_give(m->mc, MEM_SESSIONS, SESS_FILES_HASH * sizeof *m->files_hash);
+    free(m->files_hash);
     free(m->files);
     free(m->files_view);
 }

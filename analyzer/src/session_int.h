@@ -19,6 +19,7 @@ enum {
 #define SESS_KEYED_MAX 65536
 #define SESS_STORMS_MAX 4096
 #define SESS_FILES_MAX 4096
+#define SESS_FILES_HASH (2 * SESS_FILES_MAX)
 #define CREATE_SESSION4_FLAG_CONN_BACK_CHAN 0x2u
 
 /* Why a call was (or would be) refused with NFS4ERR_SEQ_MISORDERED, from the
@@ -52,6 +53,7 @@ struct sess {
     uint32_t hnext;             /* hash chain: index + 1 */
     bool saturated;
     int64_t sat_since;
+    uint64_t order;             /* creation order (ties in first_ts) */
     bool has_first;             /* endpoints of the first connection seen (nconnect, trunking) */
     struct ns_addr first_caddr, first_saddr;
 };
@@ -119,6 +121,7 @@ struct sess_model {
     size_t nclients, clients_cap;
     struct sess *sessions;
     size_t nsessions, sessions_cap;
+    uint64_t next_order;
     uint32_t *hash;             /* session id hash -> index + 1 */
     size_t hash_size;
     struct sess_owner *owners;
@@ -131,6 +134,7 @@ struct sess_model {
     struct ns_read_bytes read_total;
     struct ns_read_file *files;
     size_t nfiles, files_cap;
+    uint32_t *files_hash;       /* fh hash -> index + 1, open addressing, SESS_FILES_HASH entries */
     const struct ns_read_file **files_view;
     struct ns_session_stats st;
 };

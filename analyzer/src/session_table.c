@@ -108,21 +108,35 @@ struct sess *sess_find(struct sess_model *m, const uint8_t *sid)
     return NULL;
 }
 
-/* The session to drop when full: destroyed ones first, then the least recently active. */
-static void evict_session(struct sess_model *m)
+static int cmp_keep(const void *pa, const void *pb)
 {
-    size_t best = 0;
-    for (size_t i = 1; i < m->nsessions; i++) {
-        const struct ns_session_view *a = &m->sessions[i].v, *b = &m->sessions[best].v;
-        if (a->destroyed != b->destroyed ? a->destroyed : a->last_ts_ns < b->last_ts_ns) best = i;
+    const struct ns_session_view *a = &((const struct sess *)pa)->v, *b = &((const struct sess *)pb)->v;
+    if (a->destroyed != b->destroyed) return a->destroyed ? 1 : -1; /* live ones first */
+    if (a->last_ts_ns != b->last_ts_ns) return a->last_ts_ns > b->last_ts_ns ? -1 : 1;
+    return a->first_ts_ns < b->first_ts_ns ? -1 : a->first_ts_ns > b->first_ts_ns;
+}
+
+static int cmp_order(const void *pa, const void *pb)
+{
+    const struct sess *a = pa, *b = pb;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Full: drop a sixteenth of the sessions, destroyed ones first, then the
+ * least recently active (counted); the rest keep their order of first sighting. */
+static void evict_sessions(struct sess_model *m)
+{
+    qsort(m->sessions, m->nsessions, sizeof *m->sessions, cmp_keep);
+    size_t drop = m->nsessions / 16 ? m->nsessions / 16 : 1;
+    for (size_t i = m->nsessions - drop; i < m->nsessions; i++) {
+        struct sess *s = &m->sessions[i];
+        slots_update_fractions(s);
+        sf_slot_limited(m, s, 0, 0); /* settle its SLOT_LIMITED severity */
+        sess_release(m, s);
     }
-    struct sess *s = &m->sessions[best];
-    slots_update_fractions(s);
-    sf_slot_limited(m, s, 0, 0); /* settle its SLOT_LIMITED severity */
-    sess_release(m, s);
-    memmove(s, s + 1, (m->nsessions - best - 1) * sizeof *s);
-    m->nsessions--;
-    m->st.sessions_evicted++;
+    m->nsessions -= drop;
+    m->st.sessions_evicted += drop;
+    qsort(m->sessions, m->nsessions, sizeof *m->sessions, cmp_order);
     rehash(m);
 }
 
@@ -133,10 +147,11 @@ struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts)
     if (m->nsessions == SESS_SESSIONS_MAX ||
         !grow(m, (void **)&m->sessions, &m->sessions_cap, m->nsessions, sizeof *m->sessions, SESS_SESSIONS_MAX)) {
         if (!m->nsessions) return NULL;
-        evict_session(m);
+        evict_sessions(m);
     }
     s = &m->sessions[m->nsessions++];
     memset(s, 0, sizeof *s);
+    s->order = m->next_order++;
     memcpy(s->v.sessionid, sid, NS_SESSIONID_LEN);
     s->v.mid_capture = true;
     s->v.first_ts_ns = s->v.last_ts_ns = ts;

@@ -227,8 +227,34 @@ static void test_read_plus(void)
     env_free(&e);
 }
 
+/* More file handles than the table holds: the least recently read sixteenth goes, totals stay whole. */
+static void test_read_files_cap(void)
+{
+    struct env e;
+    env_init_cap(&e, NULL, 1ull << 30);
+    struct ns_txn t;
+    uint16_t ops[] = {OP_SEQUENCE, OP_PUTFH, OP_READ, 0};
+    for (uint32_t i = 0; i <= SESS_FILES_MAX; i++) {
+        call(&t, 2 * i + 1, (int64_t)i * MS, 1, ops);
+        t.u.v4.call.io.has_io = true;
+        t.u.v4.call.io.op = OP_READ;
+        t.u.v4.call.io.fh.len = 4;
+        memcpy(t.u.v4.call.io.fh.data, &i, 4);
+        reply(&t, 2 * i + 2, (int64_t)i * MS + 1, 0);
+        t.u.v4.reply.io.has_io = true;
+        t.u.v4.reply.io.count = 10;
+        run(&e, &t);
+    }
+    const struct ns_read_file *const *v;
+    CHECK_EQ_U(sess_read_files(e.m, &v), SESS_FILES_MAX - SESS_FILES_MAX / 16 + 1);
+    CHECK_EQ_U(sess_stats(e.m)->files_evicted, SESS_FILES_MAX / 16);
+    CHECK_EQ_U(sess_read_totals(e.m)->read_bytes, 10ull * (SESS_FILES_MAX + 1));
+    env_free(&e);
+}
+
 int main(void)
 {
+    test_read_files_cap();
     test_storms();
     test_storm_default();
     test_grace();
