@@ -29,7 +29,9 @@ static const char usage[] =
     "  --storm-count N       N errors of one kind on one session/client make a storm (default 20)\n"
     "  --storm-window SEC    ... within SEC seconds (default 10)\n"
     "  --grace-period SEC    NFS4ERR_GRACE for longer than SEC seconds is GRACE_STUCK (default 90)\n"
-    "  --fail-on KIND[,KIND...]\n"
+    "  --rto-factor F        RTO_INFLATED: a UDP resend waited more than F x the RTO (default 8)\n"
+    "  --udp-timeo SEC       UDP client's initial retransmit timeout, as mount -o timeo (default 1.1)\n"
+    "  --udp-retrans N       UDP resends before a major timeout, as mount -o retrans (default 3)\n"    "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
@@ -59,7 +61,7 @@ bool parse_size(const char *s, uint64_t *out)
 }
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
-       OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE };
+       OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS };
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -72,6 +74,9 @@ int options_parse(int argc, char **argv, struct options *o)
         {"storm-count", required_argument, NULL, OPT_STORMCOUNT},
         {"storm-window", required_argument, NULL, OPT_STORMWINDOW},
         {"grace-period", required_argument, NULL, OPT_GRACE},
+        {"rto-factor", required_argument, NULL, OPT_RTOFACTOR},
+        {"udp-timeo", required_argument, NULL, OPT_UDPTIMEO},
+        {"udp-retrans", required_argument, NULL, OPT_UDPRETRANS},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -129,6 +134,18 @@ int options_parse(int argc, char **argv, struct options *o)
             const char *n = c == OPT_GRACE ? "--grace-period" : "--storm-window";
             if (*end || !(s > 0) || s > 1e6) { fprintf(stderr, "nfsscope: %s: expected seconds, got %s\n", n, optarg); return -1; }
             if (c == OPT_GRACE) o->grace_period_ns = (int64_t)(s * 1e9); else o->storm_window_ns = (int64_t)(s * 1e9);
+            break;
+        }
+        case OPT_RTOFACTOR: case OPT_UDPTIMEO: {
+            double v = strtod(optarg, &end);
+            if (*end || !(v > 0) || v > 1e6) { fprintf(stderr, "nfsscope: %s: expected a positive number, got %s\n", c == OPT_RTOFACTOR ? "--rto-factor" : "--udp-timeo", optarg); return -1; }
+            if (c == OPT_RTOFACTOR) o->rto_factor = v; else o->udp_timeo_ns = (int64_t)(v * 1e9);
+            break;
+        }
+        case OPT_UDPRETRANS: {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || optarg[0] == '-' || v < 1 || v > 30) { fprintf(stderr, "nfsscope: --udp-retrans: expected a count from 1 to 30, got %s\n", optarg); return -1; }
+            o->udp_retrans = (uint32_t)v;
             break;
         }
         case OPT_PROGRESS: o->progress = 1; break;

@@ -23,6 +23,9 @@ struct options {
     uint32_t storm_count;      /* --storm-count (0 = default) */
     int64_t storm_window_ns;   /* --storm-window */
     int64_t grace_period_ns;   /* --grace-period */
+    double rto_factor;         /* --rto-factor (0 = default) */
+    int64_t udp_timeo_ns;      /* --udp-timeo */
+    uint32_t udp_retrans;      /* --udp-retrans */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

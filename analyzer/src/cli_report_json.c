@@ -161,6 +161,7 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     ops(o, st);
     status(o, st);
     report_sessions_json(o, a);
+    report_udp_json(o, a);
     report_findings_json(o, a);
     skipped(o, st);
     fputs("}\n", o);

@@ -141,6 +141,7 @@ void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
     section_ops(o, st);
     section_status(o, st);
     report_sessions_text(o, a);
+    report_udp_text(o, a);
     report_read_plus_text(o, a);
     report_findings_text(o, a);
     section_skipped(o, st);

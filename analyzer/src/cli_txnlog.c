@@ -109,7 +109,15 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     null_or_u(o, "latency_us", lat >= 0, (unsigned long long)(lat / 1000));
     null_or_u(o, "call_bytes", call, t->call_bytes);
     null_or_u(o, "reply_bytes", reply, t->reply_bytes);
-    fprintf(o, ",\"sends\":%u,\"dup_replies\":%u,\"truncated\":%s", t->sends, t->dup_replies,
+    fprintf(o, ",\"sends\":%u,\"send_ts\":[", t->sends);
+    unsigned kept = call ? (t->sends < NS_TXN_SENDS_KEPT ? t->sends : NS_TXN_SENDS_KEPT) : 0;
+    for (unsigned i = 0; i < kept; i++) {
+        if (i) fputc(',', o);
+        json_ts(o, t->send_ts_ns[i]);
+    }
+    fputs("],\"send_frames\":[", o);
+    for (unsigned i = 0; i < kept; i++) fprintf(o, "%s%llu", i ? "," : "", (unsigned long long)t->send_frame[i]);
+    fprintf(o, "],\"dup_replies\":%u,\"truncated\":%s", t->dup_replies,
             t->call_truncated || t->reply_truncated ? "true" : "false");
     bool seq = v4 && call && c4->has_seq;
     fputs(",\"sessionid\":", o);

@@ -131,6 +131,9 @@ int main(int argc, char **argv)
     cfg.storm_count = o.storm_count;
     cfg.storm_window_ns = o.storm_window_ns;
     cfg.grace_period_ns = o.grace_period_ns;
+    cfg.rto_factor = o.rto_factor;
+    cfg.udp_timeo_ns = o.udp_timeo_ns;
+    cfg.udp_retrans = o.udp_retrans;
     ns_analyzer *a = ns_analyzer_new(&cfg);
     if (!a) {
         fprintf(stderr, "nfsscope: out of memory\n");
