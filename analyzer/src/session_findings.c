@@ -262,9 +262,10 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
         } else if (c4->setup.has_destroy_session && !c4->has_seq) {
             cause = CNBC_DESTROY;
         } else {
-            const struct ns_session_conn *sc = NULL;
+            struct ns_session_conn *sc = NULL;
             for (uint32_t i = 0; s && i < s->v.nconns; i++)
                 if (s->v.conns[i].conn_id == conn) sc = &s->v.conns[i];
+            if (sc) sc->not_bound_errors++;
             const struct sess_client *cl = s && s->v.has_client ? sess_client_find(m, s->v.clientid) : NULL;
             if (sc && (sc->fore || sc->method != NS_BIND_NONE)) cause = CNBC_BOUND;
             else if (cl && cl->v.from_exchange_id && cl->v.sp_granted != NS_SP4_NONE) {

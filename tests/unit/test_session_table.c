@@ -68,6 +68,7 @@ static void test_binding(void)
     c = conn_of(s, 2);
     CHECK(c && c->method == NS_BIND_BIND_CONN && c->fore && c->back && c->dir_requested == 3 && c->dir_granted == 3);
     CHECK(c && c->calls == 2 && c->bytes == 2 * 200 + 2 * 300);
+    CHECK(c && c->not_bound_errors == 1);
     c = conn_of(s, 3);
     CHECK(c && c->method == NS_BIND_SEQUENCE && c->fore && c->bind_frame == 17);
     CHECK(s->back_same);
