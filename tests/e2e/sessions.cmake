@@ -18,3 +18,10 @@ add_test(NAME e2e.sessions.tshark
                  $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples ${CMAKE_CURRENT_LIST_DIR}/session_samples.json
                  --tshark)
 set_tests_properties(e2e.sessions.tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;sessions;tshark")
+#   e2e.sessions.options        --storm-count, --storm-window, --grace-period, --fail-on on the
+#                               thread-000 seed capture
+add_test(NAME e2e.sessions.options
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_session_options.py
+                 $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples/seed-000-nconnect-misbind.pcap)
+set_tests_properties(e2e.sessions.options PROPERTIES TIMEOUT 120 LABELS "e2e;sessions")
