@@ -171,9 +171,10 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
         }
     }
     const struct ns_session_stats *st = ns_analyzer_session_stats(a);
-    if (st->sessions_evicted || st->clients_evicted)
-        fprintf(o, "  (evicted by the memory cap: %" PRIu64 " sessions, %" PRIu64 " clients)\n", st->sessions_evicted,
-                st->clients_evicted);
+    if (st->sessions_evicted || st->clients_evicted || st->files_evicted || st->rules_dropped)
+        fprintf(o, "  (memory cap: evicted %" PRIu64 " sessions, %" PRIu64 " clients, %" PRIu64
+                   " READ_PLUS files; %" PRIu64 " rule checks dropped)\n",
+                st->sessions_evicted, st->clients_evicted, st->files_evicted, st->rules_dropped);
 }
 
 void report_read_plus_text(FILE *o, ns_analyzer *a)
@@ -411,6 +412,7 @@ void report_sessions_json(FILE *o, ns_analyzer *a)
         fputc('}', o);
     }
     const struct ns_session_stats *st = ns_analyzer_session_stats(a);
-    fprintf(o, "]},\"session_evictions\":{\"clients\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"read_files\":%" PRIu64 "}",
-            st->clients_evicted, st->sessions_evicted, st->files_evicted);
+    fprintf(o, "]},\"session_evictions\":{\"clients\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"read_files\":%" PRIu64
+               ",\"rules_dropped\":%" PRIu64 "}",
+            st->clients_evicted, st->sessions_evicted, st->files_evicted, st->rules_dropped);
 }

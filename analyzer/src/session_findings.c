@@ -118,7 +118,10 @@ struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct s
 {
     bool added;
     struct keyed *e = keyed_get(m, (uint8_t)kind, k, &added);
-    if (!e) return NULL;
+    if (!e) {
+        m->st.rules_dropped++;
+        return NULL;
+    }
     struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
     if (!f) {
         f = findings_add(m->fs, FK[kind].kind, FK[kind].sev, ts);
@@ -168,6 +171,7 @@ static void storm_note(struct sess_model *m, enum storm_kind kind, const struct 
         if (m->storms[i].kind == kind && key_eq(&m->storms[i].key, k)) st = &m->storms[i];
     uint32_t n = m->cfg.storm_count;
     if (!st) {
+        m->st.rules_dropped++; /* undone below once the tracker exists */
         if (m->nstorms == SESS_STORMS_MAX) return;
         if (m->nstorms == m->storms_cap) {
             size_t nc = m->storms_cap ? m->storms_cap * 2 : 8;
@@ -185,6 +189,7 @@ static void storm_note(struct sess_model *m, enum storm_kind kind, const struct 
         st->kind = (uint8_t)kind;
         st->key = *k;
         st->ring = ring;
+        m->st.rules_dropped--;
     }
     if (st->cluster_count && ts - st->cluster_last > m->cfg.storm_window_ns) { /* a new cluster */
         st->cluster_count = 0;

@@ -144,6 +144,7 @@ struct ns_read_file {
 
 struct ns_session_stats {
     uint64_t clients_evicted, sessions_evicted, files_evicted; /* memory cap */
+    uint64_t rules_dropped;     /* occurrences not judged: finding or storm tables full */
 };
 
 size_t ns_analyzer_client_count(const ns_analyzer *a);
