@@ -58,7 +58,7 @@ int main(int argc, char **argv)
             snprintf(names[nn++], len, "%s/%s", argv[i], e->d_name);
         }
         closedir(d);
-        qsort(names, nn, sizeof *names, cmp);
+        if (nn) qsort(names, nn, sizeof *names, cmp); /* qsort(NULL, 0) is undefined */
         for (size_t k = 0; k < nn; k++) {
             bad |= run_file(names[k]);
             runs++;
