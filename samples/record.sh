@@ -34,7 +34,7 @@ PLUGINS=/usr/lib/x86_64-linux-gnu/ganesha
 YANFS_JAR=/usr/share/java/yanfs.jar
 RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)   # nobody:nogroup
 
-all_captures=(nfsv3-tcp nfsv40-tcp twin cooked nfsv3-udp nfsv3-udp-loss nfsv41-proxy nfsv41-restart nfsv41-slots10)
+all_captures=(nfsv3-tcp nfsv40-tcp twin cooked nfsv3-udp nfsv3-udp-loss nfsv3-udp-loss5 nfsv41-proxy nfsv41-restart nfsv41-slots10)
 if [ $# -gt 0 ]; then captures=("$@"); else captures=("${all_captures[@]}"); fi
 
 [ "$(id -u)" -eq 0 ] || { echo "record.sh: run as root" >&2; exit 1; }
@@ -404,6 +404,34 @@ NFT
     mv "$WORK/nfsv3-udp-loss.pcap" "$OUT/"
 }
 
+# Higher loss for the UDP timing analysis (issue 4): 5 % of the server's IPv4
+# packets dropped, so about 70 % of the 23-fragment READ replies lose a
+# fragment and YANFS resends on its timeouts, several times per call. A
+# smaller workload keeps the file under 1 MB: read medium.bin (100 KiB, 4 READs),
+# write 64 KiB (2 WRITEs). Random: every recording differs.
+cap_nfsv3_udp_loss5() {
+    local u=nfs://$SRV4:2049v3um/export c
+    mkdir -p "$WORK/java"
+    [ -f "$WORK/java/YanfsDriver.class" ] || javac -d "$WORK/java" -cp "$YANFS_JAR" "$LAB/YanfsDriver.java"
+    chmod -R a+rX "$WORK/java"
+    ip netns exec $NS_SRV nft -f - <<NFT
+table netdev nfsscope_loss {
+    chain egress {
+        type filter hook egress device "nss-c" priority 0;
+        meta protocol ip numgen random mod 1000 < 50 counter drop
+    }
+}
+NFT
+    cap_start c $NS_CLI nsc-s "$WORK/nfsv3-udp-loss5.pcap"
+    cli java -cp "$YANFS_JAR:$WORK/java" YanfsDriver \
+        "$u" medium.bin "$WORK/cli/upload64k.bin" upload64k.loss5
+    cap_stop "$c"
+    ip netns exec $NS_SRV nft list table netdev nfsscope_loss | grep counter >&2 || true
+    ip netns exec $NS_SRV nft delete table netdev nfsscope_loss
+    cmp "$WORK/cli/upload64k.bin" "$WORK/export/upload64k.loss5"
+    mv "$WORK/nfsv3-udp-loss5.pcap" "$OUT/"
+}
+
 # Workload through the PROXY_V4 ganesha (libnfs NFSv3 to its front; it talks
 # NFSv4.1 to the server). $1 = tag for file names.
 proxy_workload() {
@@ -516,6 +544,7 @@ for cap in "${captures[@]}"; do
         cooked) cap_cooked ;;
         nfsv3-udp) cap_nfsv3_udp ;;
         nfsv3-udp-loss) cap_nfsv3_udp_loss ;;
+        nfsv3-udp-loss5) cap_nfsv3_udp_loss5 ;;
         nfsv41-proxy) cap_nfsv41_proxy ;;
         nfsv41-restart) cap_nfsv41_restart ;;
         nfsv41-slots10) cap_nfsv41_slots10 ;;

@@ -528,8 +528,8 @@ void udp_timing_finish(struct udp_timing *u, struct findings *f, int64_t span_ns
                 note_pair(x, p, &p->inflated_frames, inflated);
                 srtt = p->inflated_rto;
                 snprintf(x->message, sizeof x->message,
-                         "%llu of %llu retransmissions from %s to %s waited more than %g x the RTO the measured "
-                         "RTT gives (worst: %.1f ms against an RTO of %.1f ms); calls waited on retransmit "
+                         "%llu of %llu retransmissions from %s to %s waited more than %g x the RTO a Linux client "
+                         "would compute from the measured RTT (worst: %.1f ms against an RTO of %.1f ms); calls waited on retransmit "
                          "timeouts %.3f s, %.1f%% of the capture",
                          (unsigned long long)inflated, (unsigned long long)retrans, cl, sv, u->cfg.rto_factor,
                          (double)p->inflated_gap_max / 1e6, (double)srtt / 1e6, (double)p->v.wait_ns / 1e9,

@@ -56,7 +56,7 @@ foreach(_f ${_udp_files})
   set_tests_properties(e2e.udp.${_name} PROPERTIES FIXTURES_REQUIRED udpgen TIMEOUT 120 LABELS "e2e;udp")
 endforeach()
 
-foreach(_s nfsv3-udp nfsv3-udp-loss)
+foreach(_s nfsv3-udp nfsv3-udp-loss nfsv3-udp-loss5)
   if(EXISTS ${PROJECT_SOURCE_DIR}/samples/${_s}.pcap)
     add_test(NAME e2e.udp.sample.${_s}
              COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 ${Python3_EXECUTABLE}
