@@ -66,3 +66,15 @@ foreach(_s nfsv3-udp nfsv3-udp-loss nfsv3-udp-loss5)
                          LABELS "e2e;udp;tshark")
   endif()
 endforeach()
+
+# --rto-factor: the 16 s resend of nfsv3-udp-loss5 is 14.5 x the RTO of 1.1 s
+if(EXISTS ${PROJECT_SOURCE_DIR}/samples/nfsv3-udp-loss5.pcap)
+  add_test(NAME e2e.udp.rto_factor_default
+           COMMAND $<TARGET_FILE:nfsscope> -r ${PROJECT_SOURCE_DIR}/samples/nfsv3-udp-loss5.pcap
+                   -o /dev/null --fail-on RTO_INFLATED)
+  set_tests_properties(e2e.udp.rto_factor_default PROPERTIES WILL_FAIL TRUE LABELS "e2e;udp")
+  add_test(NAME e2e.udp.rto_factor_20
+           COMMAND $<TARGET_FILE:nfsscope> -r ${PROJECT_SOURCE_DIR}/samples/nfsv3-udp-loss5.pcap
+                   -o /dev/null --rto-factor 20 --fail-on RTO_INFLATED)
+  set_tests_properties(e2e.udp.rto_factor_20 PROPERTIES LABELS "e2e;udp")
+endif()

@@ -266,8 +266,42 @@ static void test_events(void)
     CHECK_EQ_U(mc.total_used, 0);
 }
 
+/* The pair table holds UDP_PAIRS_MAX pairs; the one idle longest goes. */
+static void test_pair_cap(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64 << 20);
+    struct udp_timing *u = udp_timing_new(&mc, NULL);
+    struct ns_conn cn;
+    memset(&cn, 0, sizeof cn);
+    cn.id = 1;
+    cn.transport = NS_TRANSPORT_UDP;
+    cn.client.addr.family = cn.server.addr.family = 4;
+    cn.server.addr.a[0] = 10;
+    cn.server.port = 2049;
+    struct ns_txn t;
+    for (unsigned i = 0; i < UDP_PAIRS_MAX + 10; i++) {
+        cn.client.addr.a[0] = 192;
+        cn.client.addr.a[2] = (uint8_t)(i >> 8);
+        cn.client.addr.a[3] = (uint8_t)i;
+        memset(&t, 0, sizeof t);
+        t.call_frame = i + 1;
+        t.sends = 1;
+        udp_timing_on_call(u, &t, &cn, (int64_t)i * MS, i + 1);
+    }
+    CHECK_EQ_U(udp_timing_pair_count(u), UDP_PAIRS_MAX);
+    CHECK_EQ_U(udp_timing_evicted_pairs(u), 10);
+    /* the first ten (idle longest) went; order of first sighting kept */
+    CHECK_EQ_U(udp_timing_pair(u, 0)->client.a[3], 10);
+    CHECK_EQ_U(udp_timing_pair(u, UDP_PAIRS_MAX - 1)->client.a[3], (UDP_PAIRS_MAX + 9) & 0xff);
+    CHECK(mc.used[MEM_SESSIONS] > 0);
+    udp_timing_free(u);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
 int main(void)
 {
+    test_pair_cap();
     test_init_and_samples();
     test_floor_and_rounding();
     test_ntimeo_and_backoff();
