@@ -94,7 +94,7 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t)
     if (s->v.has_seq_reply) { hg = s->v.sr_highest_slotid; have = true; }
     else if (s->v.has_granted && s->v.fore_granted.maxrequests) { hg = s->v.fore_granted.maxrequests - 1; have = true; }
     if (have && slot > hg) sf_note(m, SF_ABOVE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
-    if (!ensure_slots(m, s, slot + 1)) { s->v.slot_ids_untracked++; return; }
+    if (slot >= NS_SLOTS_MAX || !ensure_slots(m, s, slot + 1)) { s->v.slot_ids_untracked++; return; }
     if (slot + 1 > s->v.nslots) s->v.nslots = slot + 1;
     struct ns_slot_view *sv = &s->slotv[slot];
     struct sess_slotx *sx = &s->slotx[slot];
@@ -154,7 +154,7 @@ void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t
             s->slotv[slot].last_ok_seqid = t->u.v4.call.seq.sequenceid;
         }
         if (s->v.has_seq_reply && q->target_highest_slotid < s->v.target_highest_slotid &&
-            s->v.outstanding > q->target_highest_slotid + 1) {
+            s->v.outstanding > (uint64_t)q->target_highest_slotid + 1) {
             struct sess_key k = sess_key_of(s);
             sf_note(m, SF_SHRUNK, &k, t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
