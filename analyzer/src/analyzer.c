@@ -17,6 +17,7 @@
 #define HOUSEKEEPING_EVERY (1000000000ll)
 #define CLOSED_LINGER (5ll * 1000000000ll) /* closed TCP flows absorb late segments this long */
 #define IDLE_TRIM (10ll * 1000000000ll) /* idle connections give back their buffers */
+#define SWEEP_PER_TICK 1024 /* flows looked at per housekeeping tick */
 #define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
 
 static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
@@ -311,8 +312,7 @@ static void housekeeping(struct ns_analyzer *a)
     a->last_expire = a->now;
     ipfrag_expire(a->frags, a->now, FRAG_TIMEOUT);
     txn_flush(a->txns, a->now, a->cfg.call_timeout_ns);
-    flow_sweep_closed(a->flows, a->now, CLOSED_LINGER, 4096, release_cb, a);
-    flow_visit_idle(a->flows, a->now, IDLE_TRIM, 4096, trim_cb, a);
+    flow_sweep(a->flows, a->now, SWEEP_PER_TICK, CLOSED_LINGER, IDLE_TRIM, release_cb, trim_cb, a);
 }
 
 void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)

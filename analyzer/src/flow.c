@@ -17,6 +17,7 @@ struct flow_table {
     uint32_t count;
     uint32_t lru_head, lru_tail;
     uint32_t last_hit;      /* consecutive packets mostly belong to one flow */
+    uint32_t hand;          /* housekeeping position in the pool */
     uint64_t evictions;
 };
 
@@ -196,33 +197,27 @@ struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t t
     return NULL;
 }
 
-uint32_t flow_sweep_closed(struct flow_table *t, int64_t now_ns, int64_t linger_ns, uint32_t max,
-                           void (*fn)(void *ctx, struct flow *f), void *ctx)
+uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, int64_t linger_ns, int64_t idle_ns,
+                    void (*remove_fn)(void *ctx, struct flow *f), void (*idle_fn)(void *ctx, struct flow *f),
+                    void *ctx)
 {
-    uint32_t removed = 0, seen = 0;
-    for (uint32_t i = t->lru_head; i && seen < max;) {
-        struct flow *f = at(t, i);
-        uint32_t next = f->lru_next;
-        if (now_ns - f->last_ts <= linger_ns) break; /* the rest is more recent */
-        if (f->closed) {
-            fn(ctx, f);
-            release(t, i);
+    uint32_t removed = 0;
+    if (!t->pool_used) return 0;
+    if (max > t->pool_used) max = t->pool_used;
+    for (uint32_t n = 0; n < max; n++) {
+        t->hand = t->hand % t->pool_used + 1; /* 1..pool_used */
+        struct flow *f = at(t, t->hand);
+        if (!f->in_use) continue;
+        int64_t idle = now_ns - f->last_ts;
+        if (f->closed && idle > linger_ns) {
+            remove_fn(ctx, f);
+            release(t, t->hand);
             removed++;
+        } else if (idle > idle_ns) {
+            idle_fn(ctx, f);
         }
-        seen++;
-        i = next;
     }
     return removed;
-}
-
-void flow_visit_idle(struct flow_table *t, int64_t now_ns, int64_t idle_ns, uint32_t max,
-                     void (*fn)(void *ctx, struct flow *f), void *ctx)
-{
-    uint32_t seen = 0;
-    for (uint32_t i = t->lru_head; i && seen < max; i = at(t, i)->lru_next, seen++) {
-        if (now_ns - at(t, i)->last_ts <= idle_ns) break;
-        fn(ctx, at(t, i));
-    }
 }
 
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created)

@@ -47,13 +47,13 @@ void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src,
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created);
 /* Find without creating; NULL if absent. */
 struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts);
-/* Remove closed flows idle for longer than linger_ns (oldest first, at most
- * max of them), calling fn on each before it goes. Returns how many. */
-uint32_t flow_sweep_closed(struct flow_table *t, int64_t now_ns, int64_t linger_ns, uint32_t max,
-                           void (*fn)(void *ctx, struct flow *f), void *ctx);
-/* Call fn on flows idle for longer than idle_ns (oldest first, at most max). */
-void flow_visit_idle(struct flow_table *t, int64_t now_ns, int64_t idle_ns, uint32_t max,
-                     void (*fn)(void *ctx, struct flow *f), void *ctx);
+/* Housekeeping with bounded work: look at the next max slots of the pool
+ * (a clock hand, so every flow is reached in turn); closed flows idle for
+ * longer than linger_ns are removed (remove_fn first), flows idle for longer
+ * than idle_ns are passed to idle_fn. Returns how many were removed. */
+uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, int64_t linger_ns, int64_t idle_ns,
+                    void (*remove_fn)(void *ctx, struct flow *f), void (*idle_fn)(void *ctx, struct flow *f),
+                    void *ctx);
 /* Drop a flow now (after the caller released its buffers). */
 void flow_remove(struct flow_table *t, struct flow *f);
 /* Visit every flow (end of input). */
