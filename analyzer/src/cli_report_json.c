@@ -38,6 +38,7 @@ static void rpc(FILE *o, const struct ns_stats *st)
     kv_u(o, "unmatched_calls", st->rpc_unmatched_calls, true);
     kv_u(o, "orphan_replies", st->rpc_orphan_replies, true);
     kv_u(o, "retransmissions", st->rpc_retransmissions, true);
+    kv_u(o, "xid_reused", st->rpc_xid_reused, true);
     kv_u(o, "dup_replies", st->rpc_dup_replies, true);
     kv_u(o, "denied", st->rpc_denied, true);
     kv_u(o, "not_success", st->rpc_not_success, true);

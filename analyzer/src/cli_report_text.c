@@ -53,6 +53,7 @@ static void section_rpc(FILE *o, const struct ns_stats *st)
                "  not SUCCESS %" PRIu64 "  backchannel calls %" PRIu64 "  encrypted (krb5p) %" PRIu64 "\n",
             st->rpc_retransmissions, st->rpc_dup_replies, st->rpc_denied, st->rpc_not_success,
             st->rpc_backchannel_calls, st->rpc_gss_privacy);
+    if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
 }
 
 static void section_conns(FILE *o, const ns_analyzer *a)

@@ -84,6 +84,13 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
     c->calls++;
     if (bc) { c->backchannel_calls++; a->st.rpc_backchannel_calls++; }
     struct ns_txn *t = txn_find(a->txns, scope, h->xid);
+    if (t && t->call_frame && (t->prog != h->prog || t->vers != h->vers || t->proc != h->proc)) {
+        /* The XID is reused for another call, not resent: the old call is
+         * superseded (handed out as it stands) and a new transaction starts. */
+        txn_forget(a->txns, t);
+        a->st.rpc_xid_reused++;
+        t = NULL;
+    }
     if (t && t->call_frame) {
         if (t->sends < NS_TXN_SENDS_KEPT) {
             t->send_ts_ns[t->sends] = a->now;

@@ -205,6 +205,12 @@ void txn_mark_done(struct txn_table *t, struct ns_txn *x, int64_t now_ns, int64_
     at(t, i)->release_ts = now_ns + linger_ns;
 }
 
+void txn_forget(struct txn_table *t, struct ns_txn *x)
+{
+    uint32_t i = index_of(t, x);
+    if (i) unhash(t, i);
+}
+
 void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
 {
     if (t->flushing) return; /* a callback must not re-enter */

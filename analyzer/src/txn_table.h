@@ -27,6 +27,9 @@ struct ns_txn *txn_new_done(struct txn_table *t);
  * oldest and linger_ns has passed (UDP: so that duplicate replies and late
  * retransmissions still find it). */
 void txn_mark_done(struct txn_table *t, struct ns_txn *x, int64_t now_ns, int64_t linger_ns);
+/* The call can no longer be matched (its XID now names another call); it is
+ * handed out in order as it stands. */
+void txn_forget(struct txn_table *t, struct ns_txn *x);
 /* Hand out what is ready; give up calls older than timeout_ns (all if < 0). */
 void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns);
 uint64_t txn_evicted(const struct txn_table *t);

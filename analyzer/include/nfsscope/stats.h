@@ -85,6 +85,7 @@ struct ns_stats {
     /* rpc */
     uint64_t rpc_calls, rpc_replies, rpc_unmatched_calls, rpc_orphan_replies;
     uint64_t rpc_retransmissions, rpc_dup_replies, rpc_denied, rpc_not_success;
+    uint64_t rpc_xid_reused;        /* an outstanding XID reused for a different call */
     uint64_t rpc_gss_privacy;       /* krb5p: arguments encrypted */
     uint64_t rpc_backchannel_calls;
     uint64_t rpc_calls_timed_out;   /* unanswered beyond the call timeout */
