@@ -115,11 +115,7 @@ bool nfs4_args_cb(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
 static void cb_sequence_res(struct xdr *x, struct nfs4_rctx *r)
 {
     struct nfs4_seq_res q = {0};
-    xdr_bytes(x, q.sessionid, sizeof q.sessionid);
-    q.sequenceid = xdr_u32(x);
-    q.slotid = xdr_u32(x);
-    q.highest_slotid = xdr_u32(x);
-    q.target_highest_slotid = xdr_u32(x);
+    nfs4x_seq_res_head(x, &q); /* CB_SEQUENCE4resok has no status flags */
     if (r->index != 0 || !xdr_ok(x)) return;
     r->out->has_seq = true;
     r->out->seq = q;

@@ -74,16 +74,11 @@ static void create_session_args(struct xdr *x, struct nfs4_cctx *c)
 
 static void bind_conn_args(struct xdr *x, struct nfs4_cctx *c)
 {
-    struct nfs4_setup_args *s = &c->out->setup;
-    uint8_t sid[NS_SESSIONID_LEN];
-    xdr_bytes(x, sid, sizeof sid);
-    uint32_t dir = xdr_u32(x);
-    bool rdma = xdr_bool(x);
-    if (s->has_bind_conn || !xdr_ok(x)) return;
-    s->has_bind_conn = true;
-    memcpy(s->bind_conn.sessionid, sid, sizeof sid);
-    s->bind_conn.dir = dir;
-    s->bind_conn.use_rdma = rdma;
+    struct nfs4_bind_conn b;
+    nfs4x_bind_conn(x, &b);
+    if (c->out->setup.has_bind_conn || !xdr_ok(x)) return;
+    c->out->setup.has_bind_conn = true;
+    c->out->setup.bind_conn = b;
 }
 
 static void sequence_args(struct xdr *x, struct nfs4_cctx *c)
@@ -212,26 +207,17 @@ static void create_session_res(struct xdr *x, struct nfs4_rctx *r)
 
 static void bind_conn_res(struct xdr *x, struct nfs4_rctx *r)
 {
-    struct nfs4_setup_res *s = &r->out->setup;
-    uint8_t sid[NS_SESSIONID_LEN];
-    xdr_bytes(x, sid, sizeof sid);
-    uint32_t dir = xdr_u32(x);
-    bool rdma = xdr_bool(x);
-    if (s->has_bind_conn || !xdr_ok(x)) return;
-    s->has_bind_conn = true;
-    memcpy(s->bind_conn.sessionid, sid, sizeof sid);
-    s->bind_conn.dir = dir;
-    s->bind_conn.use_rdma = rdma;
+    struct nfs4_bind_conn b;
+    nfs4x_bind_conn(x, &b);
+    if (r->out->setup.has_bind_conn || !xdr_ok(x)) return;
+    r->out->setup.has_bind_conn = true;
+    r->out->setup.bind_conn = b;
 }
 
 static void sequence_res(struct xdr *x, struct nfs4_rctx *r)
 {
     struct nfs4_seq_res q;
-    xdr_bytes(x, q.sessionid, sizeof q.sessionid);
-    q.sequenceid = xdr_u32(x);
-    q.slotid = xdr_u32(x);
-    q.highest_slotid = xdr_u32(x);
-    q.target_highest_slotid = xdr_u32(x);
+    nfs4x_seq_res_head(x, &q);
     q.status_flags = xdr_u32(x);
     if (r->index != 0 || !xdr_ok(x)) return;
     r->out->has_seq = true;

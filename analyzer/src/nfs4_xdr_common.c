@@ -155,6 +155,22 @@ void nfs4x_callback_sec_parms_list(struct xdr *x)
     }
 }
 
+void nfs4x_bind_conn(struct xdr *x, struct nfs4_bind_conn *out)
+{
+    xdr_bytes(x, out->sessionid, sizeof out->sessionid);
+    out->dir = xdr_u32(x);
+    out->use_rdma = xdr_bool(x);
+}
+
+void nfs4x_seq_res_head(struct xdr *x, struct nfs4_seq_res *out)
+{
+    xdr_bytes(x, out->sessionid, sizeof out->sessionid);
+    out->sequenceid = xdr_u32(x);
+    out->slotid = xdr_u32(x);
+    out->highest_slotid = xdr_u32(x);
+    out->target_highest_slotid = xdr_u32(x);
+}
+
 void nfs4x_chan_attrs(struct xdr *x, struct nfs4_chan_attrs *out)
 {
     out->headerpadsize = xdr_u32(x);

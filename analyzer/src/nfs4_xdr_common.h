@@ -130,6 +130,11 @@ void nfs4x_netloc(struct xdr *x);
 void nfs4x_callback_sec_parms_list(struct xdr *x);
 /* channel_attrs4. */
 void nfs4x_chan_attrs(struct xdr *x, struct nfs4_chan_attrs *out);
+/* BIND_CONN_TO_SESSION4args / BIND_CONN_TO_SESSION4resok (same layout). */
+void nfs4x_bind_conn(struct xdr *x, struct nfs4_bind_conn *out);
+/* The part SEQUENCE4resok and CB_SEQUENCE4resok share (up to the target
+ * highest slot ID); SEQUENCE then adds sr_status_flags. */
+void nfs4x_seq_res_head(struct xdr *x, struct nfs4_seq_res *out);
 /* nfs_impl_id4 ..<1>. */
 void nfs4x_impl_id_list(struct xdr *x);
 /* opaque<max> copied (up to cap bytes) into out; *kept gets the bytes kept. */

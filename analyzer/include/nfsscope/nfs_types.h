@@ -29,6 +29,13 @@ struct nfs4_fh {
     uint8_t data[NS_FH_MAX];
 };
 
+/* BIND_CONN_TO_SESSION arguments and results (the same XDR both ways). */
+struct nfs4_bind_conn {
+    uint8_t sessionid[NS_SESSIONID_LEN];
+    uint32_t dir; /* CDFC4_FORE 1, CDFC4_BACK 2, CDFC4_FORE_OR_BOTH 3, CDFC4_BACK_OR_BOTH 7 */
+    bool use_rdma;
+};
+
 /* SEQUENCE (or CB_SEQUENCE) arguments. */
 struct nfs4_seq_args {
     uint8_t sessionid[NS_SESSIONID_LEN];
@@ -68,11 +75,7 @@ struct nfs4_setup_args {
         struct nfs4_chan_attrs fore, back;
         uint32_t cb_program;
     } create_session;
-    struct {
-        uint8_t sessionid[NS_SESSIONID_LEN];
-        uint32_t dir; /* CDFC4_FORE 1, CDFC4_BACK 2, CDFC4_FORE_OR_BOTH 3, CDFC4_BACK_OR_BOTH 7 */
-        bool use_rdma;
-    } bind_conn;
+    struct nfs4_bind_conn bind_conn;
     uint8_t destroy_session_id[NS_SESSIONID_LEN];
     uint64_t destroy_clientid;
     bool reclaim_one_fs;
@@ -142,11 +145,7 @@ struct nfs4_setup_res {
         uint32_t flags;
         struct nfs4_chan_attrs fore, back;
     } create_session;
-    struct {
-        uint8_t sessionid[NS_SESSIONID_LEN];
-        uint32_t dir;
-        bool use_rdma;
-    } bind_conn;
+    struct nfs4_bind_conn bind_conn;
     bool has_setclientid;      /* NFSv4.0 SETCLIENTID, NFS4_OK */
     struct {
         uint64_t clientid;
