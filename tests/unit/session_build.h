@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "findings.h"
+#include "finding_table.h"
 #include "session_int.h"
 
 #define MS 1000000ll

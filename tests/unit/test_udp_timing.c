@@ -8,10 +8,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "findings.h"
+#include "finding_table.h"
 #include "memcap.h"
 #include "udp_rtt.h"
-#include "udp_timing.h"
+#include "udp_model.h"
 
 #define MS 1000000ll
 #define S 1000000000ll

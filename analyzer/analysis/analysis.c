@@ -3,7 +3,7 @@
 #include "analysis.h"
 
 #include "analyzer_int.h"
-#include "session.h"
+#include "sess_model.h"
 
 bool analysis_init(struct ns_analyzer *a)
 {

@@ -3,7 +3,7 @@
 #define NFSSCOPE_SESSION_INT_H
 #include <string.h>
 
-#include "session.h"
+#include "sess_model.h"
 
 /* nfsstat4 values the session rules look at (RFC 8881 s.15.1). */
 enum {

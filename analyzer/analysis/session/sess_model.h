@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "findings.h"
+#include "finding_table.h"
 #include "memcap.h"
 #include "nfsscope/session.h"
 #include "nfsscope/stats.h"

@@ -23,7 +23,7 @@
  * - wait: union of [previous send, resend] intervals, merged in packet order
  *   (a lower bound when a long wait starts before an earlier short one ended).
  */
-#include "udp_timing.h"
+#include "udp_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "findings.h"
+#include "finding_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Public accessors of nfsscope/session.h over the session analyzer. */
 #include "analyzer_int.h"
-#include "session.h"
+#include "sess_model.h"
 
 size_t ns_analyzer_client_count(const ns_analyzer *a) { return sess_client_count(a->sessions); }
 const struct ns_client_view *ns_analyzer_client(const ns_analyzer *a, size_t i) { return sess_client(a->sessions, i); }

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "findings.h"
+#include "finding_table.h"
 #include "ipfrag.h"
 #include "memcap.h"
 #include "nfsscope/stats.h"

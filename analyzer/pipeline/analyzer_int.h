@@ -1,8 +1,8 @@
 /* The analyzer object shared by the core's stages (private). */
 #ifndef NFSSCOPE_ANALYZER_INT_H
 #define NFSSCOPE_ANALYZER_INT_H
-#include "findings.h"
-#include "session.h"
+#include "finding_table.h"
+#include "sess_model.h"
 #include "flow.h"
 #include "ipfrag.h"
 #include "memcap.h"
@@ -10,7 +10,7 @@
 #include "rpc_record.h"
 #include "tcp_reasm.h"
 #include "txn_table.h"
-#include "udp_timing.h"
+#include "udp_model.h"
 
 struct ns_analyzer {
     struct ns_config cfg;
