@@ -1,5 +1,6 @@
 #include "finding_table.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,11 @@ struct findings {
     struct ns_finding *v;
     size_t n, cap;
     const struct ns_finding **view;
+    size_t view_cap;
     uint64_t dropped;
+    uint64_t generation;
+    findings_listener_fn listener;
+    void *listener_ctx;
 };
 
 const char *ns_severity_name(uint8_t sev)
@@ -54,6 +59,8 @@ struct ns_finding *findings_add(struct findings *f, const char *kind, uint8_t se
     strncpy(x->kind, kind, sizeof x->kind - 1);
     x->severity = severity;
     x->first_ts_ns = x->last_ts_ns = ts_ns;
+    x->id = (uint32_t)f->n;
+    x->generation = ++f->generation;
     return x;
 }
 
@@ -103,15 +110,55 @@ static int cmp_finding(const void *pa, const void *pb)
     return strcmp(a->message, b->message);
 }
 
+/* The view array, grown to hold every finding (false: no memory). */
+static bool view_fit(struct findings *f)
+{
+    if (f->view_cap >= f->n) return true;
+    const struct ns_finding **nv = realloc(f->view, f->cap * sizeof *nv);
+    if (!nv) return false;
+    f->view = nv;
+    f->view_cap = f->cap;
+    return true;
+}
+
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
 {
-    free(f->view);
-    f->view = f->n ? malloc(f->n * sizeof *f->view) : NULL;
-    if (!f->view) { *out = NULL; return 0; }
+    *out = NULL;
+    if (!f->n || !view_fit(f)) return 0;
     for (size_t i = 0; i < f->n; i++) f->view[i] = &f->v[i];
     qsort(f->view, f->n, sizeof *f->view, cmp_finding);
     *out = f->view;
     return f->n;
+}
+
+size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_finding *const **out)
+{
+    *out = NULL;
+    if (!f->n || !view_fit(f)) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].generation > gen) f->view[n++] = &f->v[i];
+    *out = f->view;
+    return n;
+}
+
+void findings_set_listener(struct findings *f, findings_listener_fn fn, void *ctx)
+{
+    f->listener = fn;
+    f->listener_ctx = ctx;
+}
+
+void findings_touch(struct findings *f, struct ns_finding *x, uint64_t frame)
+{
+    x->generation = ++f->generation;
+    if (f->listener) f->listener(f->listener_ctx, x, frame);
+}
+
+uint64_t findings_generation(const struct findings *f) { return f->generation; }
+
+const struct ns_finding *findings_by_id(const struct findings *f, uint32_t id)
+{
+    return id >= 1 && id <= f->n ? &f->v[id - 1] : NULL;
 }
 
 uint64_t findings_dropped(const struct findings *f) { return f->dropped; }

@@ -11,6 +11,11 @@
 
 struct findings;
 
+/* Told of every change: x was created or updated; frame is the frame the
+ * change is tied to (an occurrence; it may be earlier than the frame being
+ * fed), 0 when the change is not tied to one (a message or severity). */
+typedef void (*findings_listener_fn)(void *ctx, const struct ns_finding *x, uint64_t frame);
+
 struct findings *findings_new(struct memcap *mc);
 void findings_free(struct findings *f);
 /* A new finding to fill in (kind, severity, times set), or NULL when the store
@@ -27,5 +32,17 @@ void finding_add_conn(struct ns_finding *x, uint32_t conn_id);
  * valid). The view is valid until the next findings_add or findings_sorted. */
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out);
 uint64_t findings_dropped(const struct findings *f);
+
+void findings_set_listener(struct findings *f, findings_listener_fn fn, void *ctx);
+/* Record a change of x (call after changing it): a new generation, and the
+ * listener is told. Every change to a stored finding goes through here. */
+void findings_touch(struct findings *f, struct ns_finding *x, uint64_t frame);
+/* The generation of the newest change (0: none yet). */
+uint64_t findings_generation(const struct findings *f);
+/* The finding with this id, or NULL. */
+const struct ns_finding *findings_by_id(const struct findings *f, uint32_t id);
+/* Findings changed after generation gen, by id; the array is valid until the
+ * next call into the store. */
+size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_finding *const **out);
 
 #endif

@@ -14,6 +14,8 @@ enum ns_severity { NS_SEV_INFO = 0, NS_SEV_WARNING = 1, NS_SEV_ERROR = 2, NS_SEV
 #define NS_FINDING_RFC_MAX 64
 
 struct ns_finding {
+    uint32_t id;                      /* 1-based, stable for the analyzer's life */
+    uint64_t generation;              /* analyzer's finding generation when it last changed */
     char kind[NS_FINDING_KIND_MAX];   /* "SLOT_LIMITED", "CONN_NOT_BOUND", ... */
     uint8_t severity;                 /* enum ns_severity */
     int64_t first_ts_ns, last_ts_ns;
