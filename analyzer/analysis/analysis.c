@@ -12,7 +12,7 @@ bool analysis_init(struct ns_analyzer *a)
     a->sessions = a->findings ? sess_new(&a->mc, a->findings, &scfg) : NULL;
     if (!a->sessions) return false;
     struct udp_timing_cfg ucfg = {a->cfg.rto_factor, a->cfg.udp_timeo_ns, a->cfg.udp_retrans};
-    a->udp = udp_timing_new(&a->mc, &ucfg);
+    a->udp = a->findings ? udp_timing_new(&a->mc, &ucfg, a->findings) : NULL;
     return a->findings != NULL && a->udp != NULL;
 }
 
@@ -25,20 +25,20 @@ void analysis_free(struct ns_analyzer *a)
 
 void analysis_on_call(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c)
 {
-    sess_on_call(a->sessions, t, c);
-    udp_timing_on_call(a->udp, t, c, a->now, a->frame);
+    sess_on_call(a->sessions, t, c, NULL);
+    udp_timing_on_call(a->udp, t, c, a->now, a->frame, NULL);
 }
 
 void analysis_on_retransmit(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c)
 {
-    sess_on_retransmit(a->sessions, t, a->frame, a->now);
-    udp_timing_on_retransmit(a->udp, t, c, a->now, a->frame);
+    sess_on_retransmit(a->sessions, t, a->frame, a->now, NULL);
+    udp_timing_on_retransmit(a->udp, t, c, a->now, a->frame, NULL);
 }
 
 void analysis_on_reply(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c, bool dup)
 {
-    sess_on_reply(a->sessions, t, c, dup);
-    udp_timing_on_reply(a->udp, t, c, dup, a->now, a->frame);
+    sess_on_reply(a->sessions, t, c, dup, NULL);
+    udp_timing_on_reply(a->udp, t, c, dup, a->now, a->frame, NULL);
 }
 
 void analysis_on_txn_done(struct ns_analyzer *a, const struct ns_txn *t, bool given_up)
@@ -54,6 +54,6 @@ void analysis_on_fragmented(struct ns_analyzer *a, const struct ipfrag_done *d)
 
 void analysis_finish(struct ns_analyzer *a)
 {
-    sess_finish(a->sessions);
-    udp_timing_finish(a->udp, a->findings, a->st.last_ts_ns - a->st.first_ts_ns);
+    sess_finish(a->sessions, a->now);
+    udp_timing_finish(a->udp, a->st.last_ts_ns - a->st.first_ts_ns);
 }

@@ -126,8 +126,8 @@ static inline void slots_limits(struct ns_txn *t, uint32_t hs, uint32_t target)
 /* Call + reply handed to the model in order (call event, reply event, done). */
 static inline void run(struct env *e, struct ns_txn *t)
 {
-    sess_on_call(e->m, t, &e->conns[t->conn_id - 1]);
-    if (t->reply_frame) sess_on_reply(e->m, t, &e->conns[t->conn_id - 1], false);
+    sess_on_call(e->m, t, &e->conns[t->conn_id - 1], NULL);
+    if (t->reply_frame) sess_on_reply(e->m, t, &e->conns[t->conn_id - 1], false, NULL);
     sess_on_txn_done(e->m, t, !t->reply_frame);
 }
 

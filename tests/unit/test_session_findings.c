@@ -30,7 +30,7 @@ static void test_storms(void)
     req(&e, 1, 20000, q++, 10052, 1);
     /* another session: 4 DELAY only: no storm */
     for (int i = 0; i < 4; i++) req(&e, 2, 30000 + i, (uint32_t)i + 1, 10008, 3);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     unsigned n;
     const struct ns_finding *f = finding(&e, "BADSESSION_STORM", &n);
     CHECK_EQ_U(n, 1);
@@ -59,7 +59,7 @@ static void test_storm_default(void)
     env_init(&e, NULL);
     g_frame = 1;
     for (int i = 0; i < 30; i++) req(&e, 1, i * 100, (uint32_t)i + 2, 10063, 1); /* 3 s, 30 errors */
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     unsigned n;
     const struct ns_finding *f = finding(&e, "SEQ_MISORDERED_STORM", &n);
     CHECK_EQ_U(n, 1);
@@ -114,7 +114,7 @@ static void test_grace(void)
     mount(&e, 400, 0, 4, 0x33, 3, NS_SP4_NONE, 16, 16);
     g_frame = 500;
     for (int i = 0; i < 6; i++) open_grace(&e, 3, 1000 + i * 10000, (uint32_t)i + 1, 4);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     unsigned n;
     const struct ns_finding *f = finding(&e, "GRACE_STUCK", &n);
     CHECK_EQ_U(n, 1);
@@ -148,7 +148,7 @@ static void test_grace_option(void)
     mount(&e, 400, 0, 4, 0x33, 3, NS_SP4_NONE, 16, 16);
     g_frame = 500;
     for (int i = 0; i < 6; i++) open_grace(&e, 3, 1000 + i * 10000, (uint32_t)i + 1, 4);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     unsigned n;
     const struct ns_finding *f = finding(&e, "GRACE_STUCK", &n);
     CHECK(n == 1 && f && f->count == 6 && f->frames[0] == 501 && strstr(f->message, "never sent"));
@@ -164,7 +164,7 @@ static void test_slot_limited(void)
     mount(&e, 5, 0, 2, 0x42, 2, NS_SP4_NONE, 16, 16);
     g_frame = 10;
     for (int i = 0; i < 5; i++) req(&e, 1, 10 + i * 2, (uint32_t)i + 1, 0, 1);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     unsigned n;
     const struct ns_finding *f = finding(&e, "SLOT_LIMITED", &n);
     CHECK_EQ_U(n, 1);

@@ -10,14 +10,14 @@ static void sq(struct env *e, struct ns_txn *t, uint64_t f, int64_t ms, uint32_t
 {
     call(t, f, ms * MS, 1, ops);
     seq(t, 1, slot, seqid);
-    sess_on_call(e->m, t, &e->conns[0]);
+    sess_on_call(e->m, t, &e->conns[0], NULL);
 }
 
 static void ans(struct env *e, struct ns_txn *t, uint64_t f, int64_t ms, uint32_t status, uint32_t hs, uint32_t target)
 {
     reply(t, f, ms * MS, status);
     slots_limits(t, hs, target);
-    sess_on_reply(e->m, t, &e->conns[0], false);
+    sess_on_reply(e->m, t, &e->conns[0], false, NULL);
     sess_on_txn_done(e->m, t, false);
 }
 
@@ -44,7 +44,7 @@ static void test_rules(void)
     sq(&e, &h, 41, 41, 1, 2, GA);
     ans(&e, &g, 42, 42, 0, 3, 0);             /* target 1 -> 0 with 2 outstanding > 0 + 1: SLOT_TABLE_SHRUNK */
     ans(&e, &h, 43, 43, 0, 3, 0);             /* not lower than 0 */
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
 
     CHECK_EQ_U(sess_session_count(e.m), 1);
     const struct ns_session_view *s = sess_session(e.m, 0);
@@ -122,13 +122,13 @@ static void test_mid_capture(void)
     sq(&e, &t, 7, 7, 2, 102, GA); /* 100 -> 102: gap */
     call(&u, 8, 8 * MS, 2, GA);   /* slot 2 again on c2 while frame 7 is in flight */
     seq(&u, 1, 2, 103);
-    sess_on_call(e.m, &u, &e.conns[1]);
+    sess_on_call(e.m, &u, &e.conns[1], NULL);
     reply(&u, 9, 9 * MS, 10063);
-    sess_on_reply(e.m, &u, &e.conns[1], false);
-    sess_on_retransmit(e.m, &t, 10, 10 * MS); /* frame 7 resent */
+    sess_on_reply(e.m, &u, &e.conns[1], false, NULL);
+    sess_on_retransmit(e.m, &t, 10, 10 * MS, NULL); /* frame 7 resent */
     sess_on_txn_done(e.m, &u, false);
     sess_on_txn_done(e.m, &t, true); /* never answered */
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     const struct ns_session_view *s = sess_session(e.m, 0);
     CHECK(s && s->mid_capture && !s->has_client && !s->has_requested);
     CHECK_EQ_U(s->nconns, 2);

@@ -56,7 +56,7 @@ static void test_binding(void)
     sid_of(t.u.v4.call.setup.destroy_session_id, 1);
     reply(&t, 21, 21 * MS, 0);
     run(&e, &t);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
 
     CHECK_EQ_U(sess_session_count(e.m), 1);
     const struct ns_session_view *s = sess_session(e.m, 0);
@@ -129,7 +129,7 @@ static void test_clients(void)
     t.u.v4.call.setup.create_session.sequence = 9;
     reply(&t, 10, 10 * MS, 10063);
     run(&e, &t);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     CHECK_EQ_U(sess_client_count(e.m), 3);
     const struct ns_client_view *a = sess_client(e.m, 0), *b = sess_client(e.m, 1), *c = sess_client(e.m, 2);
     CHECK(a->clientid == 0x21 && a->replaces_clientid == 0 && a->from_exchange_id);
@@ -194,7 +194,7 @@ static void test_memcap(void)
     seq(&t, 1, 0, 1);
     reply(&t, 11, 11 * MS, 10055);
     run(&e, &t);
-    sess_finish(e.m);
+    sess_finish(e.m, INT64_MAX);
     CHECK(sess_session_count(e.m) <= 1);
     env_free(&e);
 }

@@ -138,7 +138,7 @@ static void call(struct udp_timing *u, struct ns_txn *t, uint32_t xid, uint32_t 
     t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = ts;
     t->send_frame[0] = frame;
     t->sends = 1;
-    udp_timing_on_call(u, t, &conn, ts, frame);
+    udp_timing_on_call(u, t, &conn, ts, frame, NULL);
 }
 
 static void resend(struct udp_timing *u, struct ns_txn *t, int64_t ts, uint64_t frame)
@@ -147,22 +147,22 @@ static void resend(struct udp_timing *u, struct ns_txn *t, int64_t ts, uint64_t 
     t->sends++;
     t->prev_send_ts_ns = t->last_send_ts_ns;
     t->last_send_ts_ns = ts;
-    udp_timing_on_retransmit(u, t, &conn, ts, frame);
+    udp_timing_on_retransmit(u, t, &conn, ts, frame, NULL);
 }
 
 static void reply(struct udp_timing *u, struct ns_txn *t, int64_t ts, uint64_t frame, bool dup)
 {
     if (!dup) { t->reply_frame = frame; t->reply_ts_ns = ts; }
     else t->dup_replies++;
-    udp_timing_on_reply(u, t, &conn, dup, ts, frame);
+    udp_timing_on_reply(u, t, &conn, dup, ts, frame, NULL);
 }
 
 static void test_events(void)
 {
     struct memcap mc;
     memcap_init(&mc, 64 << 20);
-    struct udp_timing *u = udp_timing_new(&mc, NULL); /* defaults: timeo 1.1 s, retrans 3, factor 8 */
     struct findings *f = findings_new(&mc);
+    struct udp_timing *u = udp_timing_new(&mc, NULL, f); /* defaults: timeo 1.1 s, retrans 3, factor 8 */
     memset(&conn, 0, sizeof conn);
     conn.id = 1;
     conn.transport = NS_TRANSPORT_UDP;
@@ -249,7 +249,7 @@ static void test_events(void)
     /* Waits: B [1, 2.82875], C [10, 30], D [40, 41.1] = 1.82875 + 20 + 1.1 s */
     CHECK_EQ_U(p->wait_ns, 1828750000 + 20 * S + 1100 * MS);
 
-    udp_timing_finish(u, f, 100 * S);
+    udp_timing_finish(u, 100 * S);
     const struct ns_finding *const *v;
     size_t n = findings_sorted(f, &v);
     CHECK_EQ_U(n, 2); /* FRAGMENT_LOSS (error), RTO_INFLATED; 1 spurious < 3 */
@@ -271,7 +271,8 @@ static void test_pair_cap(void)
 {
     struct memcap mc;
     memcap_init(&mc, 64 << 20);
-    struct udp_timing *u = udp_timing_new(&mc, NULL);
+    struct findings *fs = findings_new(&mc);
+    struct udp_timing *u = udp_timing_new(&mc, NULL, fs);
     struct ns_conn cn;
     memset(&cn, 0, sizeof cn);
     cn.id = 1;
@@ -287,7 +288,7 @@ static void test_pair_cap(void)
         memset(&t, 0, sizeof t);
         t.call_frame = i + 1;
         t.sends = 1;
-        udp_timing_on_call(u, &t, &cn, (int64_t)i * MS, i + 1);
+        udp_timing_on_call(u, &t, &cn, (int64_t)i * MS, i + 1, NULL);
     }
     CHECK_EQ_U(udp_timing_pair_count(u), UDP_PAIRS_MAX);
     CHECK_EQ_U(udp_timing_evicted_pairs(u), 10);
@@ -296,6 +297,7 @@ static void test_pair_cap(void)
     CHECK_EQ_U(udp_timing_pair(u, UDP_PAIRS_MAX - 1)->client.a[3], (UDP_PAIRS_MAX + 9) & 0xff);
     CHECK(mc.used[MEM_SESSIONS] > 0);
     udp_timing_free(u);
+    findings_free(fs);
     CHECK_EQ_U(mc.total_used, 0);
 }
 

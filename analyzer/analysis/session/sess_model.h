@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis_events.h"
 #include "finding_table.h"
 #include "memcap.h"
 #include "nfsscope/session.h"
@@ -23,16 +24,28 @@ struct sess_config {
 /* NULL when out of memory. fs: where findings go (not owned). */
 struct sess_model *sess_new(struct memcap *mc, struct findings *fs, const struct sess_config *cfg);
 void sess_free(struct sess_model *m);
-/* A call's first transmission (c: its connection). */
-void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
+/* Where amendments of earlier frames go (may be left unset). */
+void sess_set_amend(struct sess_model *m, const struct analysis_amend *am);
+/* A call's first transmission (c: its connection). out (may be NULL): the
+ * slot verdict of this frame. */
+void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, struct sess_frame_info *out);
 /* The same XID sent again in frame/ts. */
-void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts);
+void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts,
+                        struct sess_frame_info *out);
 /* A reply (dup: not the first one for this call). */
-void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup);
+void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup,
+                   struct sess_frame_info *out);
 /* The transaction is handed out; given_up: its call was never answered. */
 void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_up);
-/* End of input: final findings (GRACE_STUCK, SLOT_LIMITED severity, messages). */
-void sess_finish(struct sess_model *m);
+/* Bring every finding and view up to date as of now (packet time): messages,
+ * fractions, rules that depend only on elapsed time. Gives nothing up;
+ * idempotent; cheap enough to call every second. */
+void sess_settle(struct sess_model *m, int64_t now);
+/* End of input: settle, then the rules that need the end. Idempotent. */
+void sess_finish(struct sess_model *m, int64_t now);
+/* Lookups by key; NULL if not known (or evicted). */
+const struct ns_session_view *sess_session_by_id(struct sess_model *m, const uint8_t *sessionid);
+const struct ns_client_view *sess_client_by_id(struct sess_model *m, uint64_t clientid);
 
 size_t sess_client_count(const struct sess_model *m);
 const struct ns_client_view *sess_client(const struct sess_model *m, size_t i);

@@ -137,6 +137,8 @@ struct sess_model {
     uint32_t *files_hash;       /* fh hash -> index + 1, open addressing, SESS_FILES_HASH entries */
     const struct ns_read_file **files_view;
     struct ns_session_stats st;
+    struct analysis_amend amend;
+    bool finished;
 };
 
 /* session_table.c */

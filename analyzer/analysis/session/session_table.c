@@ -264,8 +264,11 @@ static void touch(struct sess *s, int64_t ts)
     if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
 }
 
-void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
+
+void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, struct sess_frame_info *out)
 {
+    (void)out;
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
         if (!s) return;
@@ -301,8 +304,10 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     slots_on_call(m, s, t);
 }
 
-void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts)
+void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts,
+                        struct sess_frame_info *out)
 {
+    (void)out;
     if (!is_compound_v41(t) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
     if (s) slots_on_retransmit(m, s, t, frame, ts);
@@ -476,8 +481,10 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
 }
 
-void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup)
+void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup,
+                   struct sess_frame_info *out)
 {
+    (void)out;
     if (dup || !t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
     rp_on_reply(m, t);
     if (t->kind == NS_TXN_NFS4_CB) {
@@ -534,8 +541,13 @@ void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns
     sf_on_reply_errors(m, t, s, c);
 }
 
-void sess_finish(struct sess_model *m)
+void sess_settle(struct sess_model *m, int64_t now) { (void)m; (void)now; }
+
+void sess_finish(struct sess_model *m, int64_t now)
 {
+    (void)now;
+    if (m->finished) return;
+    m->finished = true;
     for (size_t i = 0; i < m->nsessions; i++) {
         slots_update_fractions(&m->sessions[i]);
         sf_slot_limited(m, &m->sessions[i], 0, 0);
@@ -550,6 +562,21 @@ const struct ns_client_view *sess_client(const struct sess_model *m, size_t i)
 {
     return i < m->nclients ? &m->clients[i].v : NULL;
 }
+const struct ns_session_view *sess_session_by_id(struct sess_model *m, const uint8_t *sessionid)
+{
+    struct sess *s = sess_find(m, sessionid);
+    if (!s) return NULL;
+    slots_update_fractions(s);
+    s->v.slots = s->slotv;
+    return &s->v;
+}
+
+const struct ns_client_view *sess_client_by_id(struct sess_model *m, uint64_t clientid)
+{
+    struct sess_client *c = sess_client_find(m, clientid);
+    return c ? &c->v : NULL;
+}
+
 size_t sess_session_count(const struct sess_model *m) { return m->nsessions; }
 const struct ns_session_view *sess_session(struct sess_model *m, size_t i)
 {

@@ -63,6 +63,9 @@ struct udp_timing {
     struct pair *p;
     size_t n, cap;
     size_t last;                   /* last pair found */
+    struct findings *fs;
+    struct analysis_amend amend;
+    bool finished;
     uint64_t evicted_pairs, evicted_resends;
     struct resend *ring;
     size_t ring_n, ring_head;
@@ -98,11 +101,12 @@ const char *ns_udp_timer_name(unsigned timer)
 
 /* ---- table ---- */
 
-struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg *cfg)
+struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg *cfg, struct findings *fs)
 {
     struct udp_timing *u = calloc(1, sizeof *u);
     if (!u) return NULL;
     u->mc = mc;
+    u->fs = fs;
     if (cfg) u->cfg = *cfg;
     if (!(u->cfg.rto_factor > 0)) u->cfg.rto_factor = UDP_DEFAULT_RTO_FACTOR;
     if (u->cfg.timeo_ns <= 0) u->cfg.timeo_ns = UDP_DEFAULT_TIMEO_NS;
@@ -269,8 +273,12 @@ static void mark_spurious(struct pair *p, struct ns_txn *t, uint64_t frame, int6
 
 /* ---- events ---- */
 
-void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now, uint64_t frame)
+void udp_timing_set_amend(struct udp_timing *u, const struct analysis_amend *am) { u->amend = *am; }
+
+void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now, uint64_t frame,
+                        struct udp_frame_info *out)
 {
+    (void)out;
     struct pair *p = txn_pair(u, t, c, now);
     if (!p) return;
     unsigned timer = ns_udp_timer_class(t->prog, t->vers, t->proc);
@@ -314,8 +322,9 @@ static void record_resend(struct udp_timing *u, const struct pair *p, const stru
 }
 
 void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now,
-                              uint64_t frame)
+                              uint64_t frame, struct udp_frame_info *out)
 {
+    (void)out;
     struct pair *p = txn_pair(u, t, c, now);
     if (!p) return;
     unsigned timer = t->udp_timer;
@@ -380,8 +389,9 @@ void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const stru
 }
 
 void udp_timing_on_reply(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, bool dup, int64_t now,
-                         uint64_t frame)
+                         uint64_t frame, struct udp_frame_info *out)
 {
+    (void)out;
     struct pair *p = txn_pair(u, t, c, now);
     if (!p) return;
     unsigned timer = t->udp_timer;
@@ -504,8 +514,13 @@ static void pair_names(const struct pair *p, char *cl, char *sv)
     ns_endpoint_str(&p->v.server, sv, NS_ENDPOINT_STRLEN);
 }
 
-void udp_timing_finish(struct udp_timing *u, struct findings *f, int64_t span_ns)
+void udp_timing_settle(struct udp_timing *u, int64_t span_ns) { (void)u; (void)span_ns; }
+
+void udp_timing_finish(struct udp_timing *u, int64_t span_ns)
 {
+    if (u->finished) return;
+    u->finished = true;
+    struct findings *f = u->fs;
     for (size_t i = 0; i < u->n; i++) {
         struct pair *p = &u->p[i];
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
@@ -561,6 +576,17 @@ void udp_timing_finish(struct udp_timing *u, struct findings *f, int64_t span_ns
             }
         }
     }
+}
+
+const struct ns_udp_pair *udp_timing_pair_by_key(const struct udp_timing *u, const struct ns_addr *client,
+                                                 const struct ns_endpoint *server)
+{
+    for (size_t i = 0; i < u->n; i++) {
+        const struct ns_udp_pair *v = &u->p[i].v;
+        if (addr_eq(&v->client, client) && addr_eq(&v->server.addr, &server->addr) && v->server.port == server->port)
+            return v;
+    }
+    return NULL;
 }
 
 size_t udp_timing_pair_count(const struct udp_timing *u) { return u->n; }
