@@ -2,58 +2,81 @@
  * the logic lives in each analyzer's own module. */
 #include "analysis.h"
 
-#include "analyzer_int.h"
+#include <string.h>
+
 #include "sess_model.h"
+#include "udp_model.h"
 
-bool analysis_init(struct ns_analyzer *a)
+bool analysis_init(struct analysis *an, struct memcap *mc, const struct ns_config *cfg)
 {
-    a->findings = findings_new(&a->mc);
-    struct sess_config scfg = {a->cfg.storm_count, a->cfg.storm_window_ns, a->cfg.grace_period_ns};
-    a->sessions = a->findings ? sess_new(&a->mc, a->findings, &scfg) : NULL;
-    if (!a->sessions) return false;
-    struct udp_timing_cfg ucfg = {a->cfg.rto_factor, a->cfg.udp_timeo_ns, a->cfg.udp_retrans};
-    a->udp = a->findings ? udp_timing_new(&a->mc, &ucfg, a->findings) : NULL;
-    return a->findings != NULL && a->udp != NULL;
+    memset(an, 0, sizeof *an);
+    an->findings = findings_new(mc);
+    struct sess_config scfg = {cfg->storm_count, cfg->storm_window_ns, cfg->grace_period_ns};
+    an->sessions = an->findings ? sess_new(mc, an->findings, &scfg) : NULL;
+    struct udp_timing_cfg ucfg = {cfg->rto_factor, cfg->udp_timeo_ns, cfg->udp_retrans};
+    an->udp = an->findings ? udp_timing_new(mc, &ucfg, an->findings) : NULL;
+    if (an->findings && an->sessions && an->udp) return true;
+    analysis_free(an);
+    return false;
 }
 
-void analysis_free(struct ns_analyzer *a)
+void analysis_free(struct analysis *an)
 {
-    findings_free(a->findings);
-    sess_free(a->sessions);
-    udp_timing_free(a->udp);
+    sess_free(an->sessions);
+    udp_timing_free(an->udp);
+    findings_free(an->findings);
+    memset(an, 0, sizeof *an);
 }
 
-void analysis_on_call(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c)
+void analysis_set_listeners(struct analysis *an, findings_listener_fn on_finding, analysis_amend_fn on_amend,
+                            void *ctx)
 {
-    sess_on_call(a->sessions, t, c, NULL);
-    udp_timing_on_call(a->udp, t, c, a->now, a->frame, NULL);
+    findings_set_listener(an->findings, on_finding, ctx);
+    struct analysis_amend am = {on_amend, ctx};
+    sess_set_amend(an->sessions, &am);
+    udp_timing_set_amend(an->udp, &am);
 }
 
-void analysis_on_retransmit(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c)
+void analysis_on_call(struct analysis *an, struct ns_txn *t, const struct ns_conn *c, uint64_t frame, int64_t now,
+                      struct analysis_frame *out)
 {
-    sess_on_retransmit(a->sessions, t, a->frame, a->now, NULL);
-    udp_timing_on_retransmit(a->udp, t, c, a->now, a->frame, NULL);
+    sess_on_call(an->sessions, t, c, out ? &out->sess : NULL);
+    udp_timing_on_call(an->udp, t, c, now, frame, out ? &out->udp : NULL);
 }
 
-void analysis_on_reply(struct ns_analyzer *a, struct ns_txn *t, const struct ns_conn *c, bool dup)
+void analysis_on_retransmit(struct analysis *an, struct ns_txn *t, const struct ns_conn *c, uint64_t frame,
+                            int64_t now, struct analysis_frame *out)
 {
-    sess_on_reply(a->sessions, t, c, dup, NULL);
-    udp_timing_on_reply(a->udp, t, c, dup, a->now, a->frame, NULL);
+    sess_on_retransmit(an->sessions, t, frame, now, out ? &out->sess : NULL);
+    udp_timing_on_retransmit(an->udp, t, c, now, frame, out ? &out->udp : NULL);
 }
 
-void analysis_on_txn_done(struct ns_analyzer *a, const struct ns_txn *t, bool given_up)
+void analysis_on_reply(struct analysis *an, struct ns_txn *t, const struct ns_conn *c, bool dup, uint64_t frame,
+                       int64_t now, struct analysis_frame *out)
 {
-    sess_on_txn_done(a->sessions, t, given_up);
-    udp_timing_on_done(a->udp, t, ns_analyzer_conn(a, t->conn_id), given_up);
+    sess_on_reply(an->sessions, t, c, dup, out ? &out->sess : NULL);
+    udp_timing_on_reply(an->udp, t, c, dup, now, frame, out ? &out->udp : NULL);
 }
 
-void analysis_on_fragmented(struct ns_analyzer *a, const struct ipfrag_done *d)
+void analysis_on_txn_done(struct analysis *an, const struct ns_txn *t, const struct ns_conn *c, bool given_up)
 {
-    udp_timing_on_fragmented(a->udp, d, a->now, a->frame);
+    sess_on_txn_done(an->sessions, t, given_up);
+    udp_timing_on_done(an->udp, t, c, given_up);
 }
 
-void analysis_finish(struct ns_analyzer *a)
+void analysis_on_fragmented(struct analysis *an, const struct ipfrag_done *d, uint64_t frame, int64_t now)
 {
-    sess_finish(a->sessions, a->now);
-    udp_timing_finish(a->udp, a->st.last_ts_ns - a->st.first_ts_ns);
+    udp_timing_on_fragmented(an->udp, d, now, frame);
+}
+
+void analysis_settle(struct analysis *an, int64_t now, int64_t span_ns)
+{
+    sess_settle(an->sessions, now);
+    udp_timing_settle(an->udp, span_ns);
+}
+
+void analysis_finish(struct analysis *an, int64_t now, int64_t span_ns)
+{
+    sess_finish(an->sessions, now);
+    udp_timing_finish(an->udp, span_ns);
 }

@@ -127,16 +127,21 @@ int main(int argc, char **argv)
         options_free(&o);
         return 1;
     }
-    struct ns_config cfg = {.memcap = o.memcap, .call_timeout_ns = o.call_timeout_ns};
+    struct ns_config cfg = NS_CONFIG_INIT;
+    cfg.memcap = o.memcap;
+    cfg.call_timeout_ns = o.call_timeout_ns;
     cfg.storm_count = o.storm_count;
     cfg.storm_window_ns = o.storm_window_ns;
     cfg.grace_period_ns = o.grace_period_ns;
     cfg.rto_factor = o.rto_factor;
     cfg.udp_timeo_ns = o.udp_timeo_ns;
     cfg.udp_retrans = o.udp_retrans;
-    ns_analyzer *a = ns_analyzer_new(&cfg);
+    char aerr[NS_ERRBUF_SIZE];
+    ns_analyzer *a = ns_analyzer_new(&cfg, aerr, sizeof aerr);
     if (!a) {
-        fprintf(stderr, "nfsscope: out of memory\n");
+        fprintf(stderr, "nfsscope: %s\n", aerr);
+        pcap_close(p);
+        options_free(&o);
         return 1;
     }
     struct txnlog tl = {log, a};

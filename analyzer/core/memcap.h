@@ -11,6 +11,7 @@ enum mem_pool { MEM_FLOWS, MEM_REASSEMBLY, MEM_PENDING, MEM_FRAGMENTS, MEM_SESSI
 struct memcap {
     uint64_t cap[MEM_POOLS];
     uint64_t used[MEM_POOLS];
+    uint64_t pool_peak[MEM_POOLS];
     uint64_t total_used, peak;
 };
 

@@ -1,16 +1,16 @@
-/* The analyzer object shared by the core's stages (private). */
+/* The analyzer object (private to pipeline/): it owns every stage and wires
+ * them: frames -> net -> stream -> rpc stage -> analysis, and the results
+ * out to the front end's callbacks. The stages never see this struct. */
 #ifndef NFSSCOPE_ANALYZER_INT_H
 #define NFSSCOPE_ANALYZER_INT_H
-#include "finding_table.h"
-#include "sess_model.h"
+#include "analysis.h"
 #include "flow.h"
 #include "ipfrag.h"
 #include "memcap.h"
 #include "nfsscope/nfsscope.h"
 #include "rpc_record.h"
+#include "rpc_stage.h"
 #include "tcp_reasm.h"
-#include "txn_table.h"
-#include "udp_model.h"
 
 struct ns_analyzer {
     struct ns_config cfg;
@@ -20,26 +20,32 @@ struct ns_analyzer {
     struct rec_stats rec_st;
     struct flow_table *flows;
     struct ipfrag_table *frags;
-    struct txn_table *txns;
-    struct findings *findings;
-    struct sess_model *sessions; /* session_table.c */
-    struct udp_timing *udp;  /* udp_timing.c */
+    struct rpc_stage *rpc;
+    struct analysis an;
     ns_txn_fn txn_fn;
     void *txn_ctx;
-    /* connections, by id - 1 */
-    struct ns_conn *conns;
-    uint32_t nconns, conns_cap;
-    uint64_t conns_over_cap;
+    ns_event_fn event_fn;
+    void *event_ctx;
     uint64_t frags_dropped;  /* IP fragments refused (invalid or over the cap) */
-    /* the frame being processed */
+    /* the frame being processed (or the last tick) */
     uint64_t frame;
     int64_t now;
-    struct flow *cur_flow;   /* flow of the current TCP delivery */
     int64_t last_expire;
+    bool finished;
 };
 
-/* rpc_dispatch.c: one RPC message from a flow; side = sender's side index. */
-void rpc_on_message(struct ns_analyzer *a, struct flow *f, int side, const struct ns_msg *m, bool truncated);
-bool rpc_plausible(struct ns_analyzer *a, struct flow *f, int side, const uint8_t *p, uint32_t n, uint32_t len);
+/* transport.c: one decoded frame (or tick) through the transport stages. */
+void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, uint32_t caplen, uint32_t len);
+void transport_housekeeping(struct ns_analyzer *a, bool force);
+/* End of input: hand every flow's waiting bytes to the RPC stage. */
+void transport_flush_all(struct ns_analyzer *a);
+void transport_release_all(struct ns_analyzer *a);
+/* A reassembled (or given up) fragmented datagram. */
+void transport_on_datagram(void *ctx, const struct ipfrag_done *d);
+void transport_on_flow_evict(void *ctx, struct flow *f);
+
+/* emit.c: the RPC stage's sink and the analyzers' listeners, turned into
+ * transactions and events for the front end. */
+void emit_wire(struct ns_analyzer *a, struct rpc_sink *sink);
 
 #endif

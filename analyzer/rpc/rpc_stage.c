@@ -1,19 +1,88 @@
-/* One RPC message from a flow: a call opens a transaction, a reply completes
- * it. Connection ids, server side and backchannel are decided here. */
+/* The RPC stage: a call opens a transaction, a reply completes it.
+ * Connection ids, the server side and the backchannel are decided here. */
+#include "rpc_stage.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "analyzer_int.h"
 #include "nfs_dispatch.h"
 #include "rpc_msg.h"
 #include "stats_int.h"
+#include "txn_table.h"
 
 #define PORT_NFS 2049
 #define PORT_PORTMAP 111
 /* UDP transactions stay findable this long after their reply, so duplicate
  * replies and late retransmissions are counted on them, not as orphans. */
 #define UDP_LINGER_NS (5ll * 1000000000ll)
+#define CONN_CHUNK 256 /* connection records per allocation (they never move) */
+
+struct rpc_stage {
+    struct memcap *mc;
+    struct ns_stats *st;
+    struct rpc_sink sink;
+    int64_t call_timeout_ns;
+    struct txn_table *txns;
+    uint64_t next_txn_id;
+    struct ns_conn **chunks;    /* connection id n is chunks[(n-1)/CONN_CHUNK][(n-1)%CONN_CHUNK] */
+    uint32_t nchunks, chunks_cap, nconns;
+    uint64_t conns_over_cap;
+};
+
+static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
+{
+    struct rpc_stage *r = ctx;
+    if (given_up && t->call_frame && !t->reply_frame) r->st->rpc_unmatched_calls++;
+    r->st->txns++;
+    if (r->sink.on_done) r->sink.on_done(r->sink.ctx, t, given_up);
+}
+
+struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const struct rpc_sink *sink,
+                                int64_t call_timeout_ns)
+{
+    struct rpc_stage *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->mc = mc;
+    r->st = st;
+    if (sink) r->sink = *sink;
+    r->call_timeout_ns = call_timeout_ns;
+    r->txns = txn_table_new(mc, on_txn_done, r);
+    if (!r->txns) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void rpc_stage_free(struct rpc_stage *r)
+{
+    if (!r) return;
+    txn_table_free(r->txns);
+    for (uint32_t i = 0; i < r->nchunks; i++) {
+        memcap_give(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn));
+        free(r->chunks[i]);
+    }
+    memcap_give(r->mc, MEM_FLOWS, r->chunks_cap * sizeof *r->chunks);
+    free(r->chunks);
+    free(r);
+}
+
+uint32_t rpc_stage_conn_count(const struct rpc_stage *r) { return r->nconns; }
+
+struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id)
+{
+    if (id < 1 || id > r->nconns) return NULL;
+    return &r->chunks[(id - 1) / CONN_CHUNK][(id - 1) % CONN_CHUNK];
+}
+
+uint64_t rpc_stage_conns_over_cap(const struct rpc_stage *r) { return r->conns_over_cap; }
+uint64_t rpc_stage_evicted_calls(const struct rpc_stage *r) { return txn_evicted(r->txns); }
+uint32_t rpc_stage_outstanding(const struct rpc_stage *r) { return txn_outstanding(r->txns); }
+
+void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns)
+{
+    txn_flush(r->txns, now_ns, timeout_ns ? timeout_ns : r->call_timeout_ns);
+}
 
 static bool server_port(uint16_t p) { return p == PORT_NFS || p == PORT_PORTMAP; }
 
@@ -26,29 +95,39 @@ static void decide_server(struct flow *f, int sender, bool is_call)
     else f->server = (int8_t)(is_call ? sender ^ 1 : sender);
 }
 
-/* The connection record of a flow, created on its first RPC message. */
-static struct ns_conn *flow_conn(struct ns_analyzer *a, struct flow *f)
+/* Room for one more connection record (false: over the cap). */
+static bool conn_room(struct rpc_stage *r)
 {
-    if (f->conn_id) return &a->conns[f->conn_id - 1];
-    if (a->nconns == a->conns_cap) {
-        uint32_t ncap = a->conns_cap ? a->conns_cap * 2 : 64;
-        size_t grow = (size_t)(ncap - a->conns_cap) * sizeof(struct ns_conn);
-        struct ns_conn *nc = NULL;
-        if (memcap_take(&a->mc, MEM_FLOWS, grow)) {
-            nc = realloc(a->conns, (size_t)ncap * sizeof *nc);
-            if (!nc) memcap_give(&a->mc, MEM_FLOWS, grow);
-        }
-        if (!nc) { a->conns_over_cap++; return NULL; }
-        a->conns = nc;
-        a->conns_cap = ncap;
+    if (r->nconns < r->nchunks * CONN_CHUNK) return true;
+    if (r->nchunks == r->chunks_cap) {
+        uint32_t ncap = r->chunks_cap ? r->chunks_cap * 2 : 4;
+        size_t grow = (size_t)(ncap - r->chunks_cap) * sizeof *r->chunks;
+        if (!memcap_take(r->mc, MEM_FLOWS, grow)) return false;
+        struct ns_conn **nc = realloc(r->chunks, ncap * sizeof *nc);
+        if (!nc) { memcap_give(r->mc, MEM_FLOWS, grow); return false; }
+        r->chunks = nc;
+        r->chunks_cap = ncap;
     }
-    struct ns_conn *c = &a->conns[a->nconns++];
+    if (!memcap_take(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn))) return false;
+    struct ns_conn *chunk = malloc(CONN_CHUNK * sizeof *chunk);
+    if (!chunk) { memcap_give(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn)); return false; }
+    r->chunks[r->nchunks++] = chunk;
+    return true;
+}
+
+/* The connection record of a flow, created on its first RPC message. */
+static struct ns_conn *flow_conn(struct rpc_stage *r, struct flow *f, int64_t now)
+{
+    if (f->conn_id) return rpc_stage_conn(r, f->conn_id);
+    if (!conn_room(r)) { r->conns_over_cap++; return NULL; }
+    r->nconns++;
+    struct ns_conn *c = rpc_stage_conn(r, r->nconns);
     memset(c, 0, sizeof *c);
-    c->id = a->nconns;
+    c->id = r->nconns;
     c->transport = f->key.proto;
     flow_endpoint(&f->key, f->server ^ 1, &c->client);
     flow_endpoint(&f->key, f->server, &c->server);
-    c->first_ts_ns = c->last_ts_ns = a->now;
+    c->first_ts_ns = c->last_ts_ns = now;
     c->mid_stream = f->mid_stream;
     f->conn_id = c->id;
     f->rpc = FLOW_RPC_YES;
@@ -75,39 +154,45 @@ static uint64_t scope_of(const struct flow *f, uint32_t conn_id, bool backchanne
     return h | (backchannel ? 1 : 0);
 }
 
-static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
-                    const struct ns_msg *m, bool truncated)
+static void tell_call(struct rpc_stage *r, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at)
+{
+    if (r->sink.on_call) r->sink.on_call(r->sink.ctx, t, c, at);
+}
+
+static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
+                    const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
     bool bc = side == f->server;
     uint64_t scope = scope_of(f, c->id, bc);
-    a->st.rpc_calls++;
+    r->st->rpc_calls++;
     c->calls++;
-    if (bc) { c->backchannel_calls++; a->st.rpc_backchannel_calls++; }
-    struct ns_txn *t = txn_find(a->txns, scope, h->xid);
+    if (bc) { c->backchannel_calls++; r->st->rpc_backchannel_calls++; }
+    struct ns_txn *t = txn_find(r->txns, scope, h->xid);
     if (t && t->call_frame && (t->prog != h->prog || t->vers != h->vers || t->proc != h->proc)) {
         /* The XID is reused for another call, not resent: the old call is
          * superseded (handed out as it stands) and a new transaction starts. */
-        txn_forget(a->txns, t);
-        a->st.rpc_xid_reused++;
+        txn_forget(r->txns, t);
+        r->st->rpc_xid_reused++;
         t = NULL;
     }
     if (t && t->call_frame) {
         if (t->sends < NS_TXN_SENDS_KEPT) {
-            t->send_ts_ns[t->sends] = a->now;
-            t->send_frame[t->sends] = a->frame;
+            t->send_ts_ns[t->sends] = at->ts;
+            t->send_frame[t->sends] = at->frame;
         }
         if (t->sends < UINT16_MAX) t->sends++;
         t->prev_send_ts_ns = t->last_send_ts_ns;
-        t->last_send_ts_ns = a->now;
-        a->st.rpc_retransmissions++;
-        analysis_on_retransmit(a, t, c);
+        t->last_send_ts_ns = at->ts;
+        r->st->rpc_retransmissions++;
+        if (r->sink.on_resend) r->sink.on_resend(r->sink.ctx, t, c, at);
         return;
     }
-    t = txn_new_call(a->txns, scope, h->xid);
+    t = txn_new_call(r->txns, scope, h->xid);
     if (!t) return;
-    t->call_frame = a->frame;
-    t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = a->now;
-    t->send_frame[0] = a->frame;
+    t->id = ++r->next_txn_id;
+    t->call_frame = at->frame;
+    t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = at->ts;
+    t->send_frame[0] = at->frame;
     t->conn_id = c->id;
     t->prog = h->prog;
     t->vers = h->vers;
@@ -125,31 +210,31 @@ static void on_call(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, in
             opaque = true; /* context setup: tokens, not NFS */
         } else if (h->gss_service == 3) {
             t->call_undecoded = true;
-            a->st.rpc_gss_privacy++;
+            r->st->rpc_gss_privacy++;
             opaque = true;
         } else if (!rpc_unwrap_gss(h, h->gss_service)) {
             t->call_undecoded = true;
-            a->st.decode_invalid++;
+            r->st->decode_invalid++;
             opaque = true;
         }
         if (opaque) {
-            analysis_on_call(a, t, c);
+            tell_call(r, t, c, at);
             return;
         }
     }
-    nfs_decode_call(t, &h->body, &a->st);
+    nfs_decode_call(t, &h->body, r->st);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
-    analysis_on_call(a, t, c);
+    tell_call(r, t, c, at);
 }
 
-static void reply_stats(struct ns_analyzer *a, const struct ns_txn *t)
+static void reply_stats(struct rpc_stage *r, const struct ns_txn *t)
 {
-    if (t->reply_stat == NS_REPLY_DENIED) a->st.rpc_denied++;
-    else if (t->rpc_status != NS_RPC_SUCCESS) a->st.rpc_not_success++;
+    if (t->reply_stat == NS_REPLY_DENIED) r->st->rpc_denied++;
+    else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
     uint32_t key = nfs_txn_opkey(t);
-    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(&a->st, key);
+    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, key);
     if (o) {
         o->count++;
         o->replies++;
@@ -158,34 +243,41 @@ static void reply_stats(struct ns_analyzer *a, const struct ns_txn *t)
         ns_latency_add(&o->latency, lat > 0 ? (uint64_t)lat : 0);
     }
     if (t->has_status && (t->kind == NS_TXN_NFS3 || t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB))
-        stats_status(&a->st, t->kind == NS_TXN_NFS3 ? 3 : 4, t->status);
+        stats_status(r->st, t->kind == NS_TXN_NFS3 ? 3 : 4, t->status);
 }
 
-static void on_reply(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
-                     const struct ns_msg *m, bool truncated)
+static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
+                       const struct rpc_at *at)
+{
+    if (r->sink.on_reply) r->sink.on_reply(r->sink.ctx, t, c, dup, orphan, at);
+}
+
+static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
+                     const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
     bool bc = side != f->server; /* a reply from the client answers a callback */
     uint64_t scope = scope_of(f, c->id, bc);
-    a->st.rpc_replies++;
+    r->st->rpc_replies++;
     c->replies++;
-    struct ns_txn *t = txn_find(a->txns, scope, h->xid);
+    struct ns_txn *t = txn_find(r->txns, scope, h->xid);
     if (t && t->reply_frame) {
         t->dup_replies++;
-        a->st.rpc_dup_replies++;
-        analysis_on_reply(a, t, c, true);
+        r->st->rpc_dup_replies++;
+        tell_reply(r, t, c, true, false, at);
         return;
     }
     bool orphan = !t;
     if (orphan) {
-        t = txn_new_done(a->txns);
+        t = txn_new_done(r->txns);
         if (!t) return;
-        a->st.rpc_orphan_replies++;
+        t->id = ++r->next_txn_id;
+        r->st->rpc_orphan_replies++;
         t->xid = h->xid;
         t->conn_id = c->id;
         t->backchannel = bc;
     }
-    t->reply_frame = a->frame;
-    t->reply_ts_ns = a->now;
+    t->reply_frame = at->frame;
+    t->reply_ts_ns = at->ts;
     t->reply_bytes = m->len;
     t->reply_truncated = truncated;
     t->reply_stat = h->reply_stat == 0 ? NS_REPLY_ACCEPTED : NS_REPLY_DENIED;
@@ -196,32 +288,34 @@ static void on_reply(struct ns_analyzer *a, struct flow *f, struct ns_conn *c, i
             if (t->gss_proc != RPCSEC_GSS_DATA) decodable = false;
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
-        if (decodable) nfs_decode_reply(t, &h->body, &a->st);
+        if (decodable) nfs_decode_reply(t, &h->body, r->st);
     }
-    reply_stats(a, t);
-    analysis_on_reply(a, t, c, false);
-    if (!orphan) txn_mark_done(a->txns, t, a->now, f->key.proto == 17 ? UDP_LINGER_NS : 0);
-    txn_flush(a->txns, a->now, a->cfg.call_timeout_ns);
+    reply_stats(r, t);
+    tell_reply(r, t, c, false, orphan, at);
+    if (!orphan) txn_mark_done(r->txns, t, at->ts, f->key.proto == 17 ? UDP_LINGER_NS : 0);
+    txn_flush(r->txns, at->ts, r->call_timeout_ns);
 }
 
-void rpc_on_message(struct ns_analyzer *a, struct flow *f, int side, const struct ns_msg *m, bool truncated)
+void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const struct ns_msg *m, bool truncated,
+                       const struct rpc_at *at)
 {
     struct rpc_hdr h;
     if (rpc_parse_header(m, &h) < 0) {
-        if (h.body.err == XDR_ERR_TRUNC) a->st.decode_truncated++;
-        else a->st.decode_invalid++;
+        if (h.body.err == XDR_ERR_TRUNC) r->st->decode_truncated++;
+        else r->st->decode_invalid++;
         return;
     }
     bool is_call = h.msgtype == RPC_CALL;
     decide_server(f, side, is_call);
-    struct ns_conn *c = flow_conn(a, f);
+    struct ns_conn *c = flow_conn(r, f, at->ts);
     if (!c) return;
-    c->last_ts_ns = a->now;
-    if (is_call) on_call(a, f, c, side, &h, m, truncated);
-    else on_reply(a, f, c, side, &h, m, truncated);
+    c->last_ts_ns = at->ts;
+    if (is_call) on_call(r, f, c, side, &h, m, truncated, at);
+    else on_reply(r, f, c, side, &h, m, truncated, at);
 }
 
-bool rpc_plausible(struct ns_analyzer *a, struct flow *f, int side, const uint8_t *p, uint32_t n, uint32_t len)
+bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
+                         uint32_t len)
 {
     bool is_reply;
     uint32_t xid;
@@ -232,7 +326,7 @@ bool rpc_plausible(struct ns_analyzer *a, struct flow *f, int side, const uint8_
      * Before that (picked up mid-stream), a reply from the server port is. */
     if (f->conn_id) {
         bool bc = f->server >= 0 && side != f->server;
-        return txn_find(a->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
+        return txn_find(r->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
     }
     return server_port(f->key.port[side]);
 }

@@ -26,8 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t extra = data[1] == 0 ? 0 : (uint32_t)data[1] * 16;
     const uint8_t *frame = data + 2;
     uint32_t caplen = (uint32_t)(size - 2);
-    struct ns_config cfg = {.memcap = 4u << 20};
-    ns_analyzer *a = ns_analyzer_new(&cfg);
+    struct ns_config cfg = NS_CONFIG_INIT;
+    cfg.memcap = 4u << 20;
+    ns_analyzer *a = ns_analyzer_new(&cfg, NULL, 0);
     if (!a) return 0;
     ns_analyzer_on_txn(a, ignore_txn, NULL);
     struct ns_frame f = {1, 1000000000, caplen, caplen + extra, lt, frame};

@@ -28,6 +28,7 @@ enum ns_rpc_status {
 enum ns_gss_service { NS_GSS_NONE_SET = 0, NS_GSS_SVC_NONE = 1, NS_GSS_SVC_INTEGRITY = 2, NS_GSS_SVC_PRIVACY = 3 };
 
 struct ns_txn {
+    uint64_t id;            /* 1-based, in order of first sight (call, or orphan reply); never reused */
     uint64_t call_frame;    /* 1-based; 0 = call not seen */
     uint64_t reply_frame;   /* 0 = no reply */
     int64_t call_ts_ns;     /* packet time of the first transmission */
@@ -62,6 +63,7 @@ struct ns_txn {
     uint16_t udp_retries;    /* resends in the current cycle */
     uint8_t udp_timer;       /* timer class (enum ns_udp_timer) */
     bool udp_spurious;       /* a resend was found unnecessary */
+    bool delivered;          /* already handed to the transaction callback (completion order) */
     union {
         struct { struct nfs4_call call; struct nfs4_reply reply; } v4;
         struct { struct nfs3_call call; struct nfs3_reply reply; } v3;

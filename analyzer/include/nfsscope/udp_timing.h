@@ -80,6 +80,10 @@ const struct ns_udp_pair *ns_analyzer_udp_pair(const struct ns_analyzer *a, size
 /* Pairs dropped by the table cap (oldest activity first), and retransmission
  * records overwritten before a late fragment loss could be matched to them. */
 uint64_t ns_analyzer_udp_evicted_pairs(const struct ns_analyzer *a);
+/* The pair of a client address and server endpoint, or NULL (not seen, or
+ * evicted); the view stays at the same address until the pair is evicted. */
+const struct ns_udp_pair *ns_analyzer_udp_pair_by_key(const struct ns_analyzer *a, const struct ns_addr *client,
+                                                      const struct ns_endpoint *server);
 uint64_t ns_analyzer_udp_evicted_resends(const struct ns_analyzer *a);
 
 #endif

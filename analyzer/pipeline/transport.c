@@ -1,0 +1,313 @@
+/* Frames through the transport stages: link and IP decoding, IP fragment
+ * reassembly, flows, TCP reassembly and record marking, or UDP datagrams,
+ * down to RPC messages for the RPC stage. The flow being delivered travels
+ * with each callback (struct delivery), never through the analyzer. */
+#include <string.h>
+
+#include "analyzer_int.h"
+#include "netdecode.h"
+#include "rpc_msg.h"
+#include "xdr.h"
+
+#define FRAG_TIMEOUT (30ll * 1000000000ll)
+#define HOUSEKEEPING_EVERY (1000000000ll)
+#define CLOSED_LINGER (5ll * 1000000000ll) /* closed TCP flows absorb late segments this long */
+#define IDLE_TRIM (10ll * 1000000000ll) /* idle connections give back their buffers */
+#define SWEEP_PER_TICK 1024 /* flows looked at per housekeeping tick */
+#define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
+
+/* Context of the stream callbacks: the analyzer and the flow delivering. */
+struct delivery {
+    struct ns_analyzer *a;
+    struct flow *f;
+};
+
+static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                         uint64_t frame, int64_t ts);
+static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
+static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len);
+
+static struct tcp_ctx tcp_ctx_of(struct delivery *d)
+{
+    return (struct tcp_ctx){&d->a->mc, &d->a->tcp_st, on_tcp_bytes, d};
+}
+
+static struct rec_ctx rec_ctx_of(struct delivery *d)
+{
+    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d};
+}
+
+static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
+{
+    return f->conn_id ? rpc_stage_conn(a->rpc, f->conn_id) : NULL;
+}
+
+static void release_flow(struct ns_analyzer *a, struct flow *f)
+{
+    struct delivery dv = {a, f};
+    struct tcp_ctx tc = tcp_ctx_of(&dv);
+    struct rec_ctx rc = rec_ctx_of(&dv);
+    for (int d = 0; d < 2; d++) {
+        tcp_reasm_release(&tc, &f->tcp[d]);
+        rec_release(&rc, &f->rec[d]);
+    }
+}
+
+void transport_on_flow_evict(void *ctx, struct flow *f)
+{
+    struct ns_analyzer *a = ctx;
+    a->st.evicted_flows++;
+    release_flow(a, f);
+}
+
+static void release_cb(void *ctx, struct flow *f) { release_flow(ctx, f); }
+
+static void trim_cb(void *ctx, struct flow *f)
+{
+    struct delivery dv = {ctx, f};
+    struct rec_ctx rc = rec_ctx_of(&dv);
+    for (int d = 0; d < 2; d++) rec_trim(&rc, &f->rec[d]);
+}
+
+/* ---- TCP ---- */
+
+static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                         uint64_t frame, int64_t ts)
+{
+    struct delivery *dv = ctx;
+    struct ns_analyzer *a = dv->a;
+    if (frame) { /* bytes that waited in the out-of-order queue: their own frame */
+        uint64_t keep_frame = a->frame;
+        int64_t keep_now = a->now;
+        a->frame = frame;
+        a->now = ts < keep_now ? ts : keep_now;
+        on_tcp_bytes(ctx, dir, data, len, kind, 0, 0);
+        a->frame = keep_frame;
+        a->now = keep_now;
+        return;
+    }
+    struct flow *f = dv->f;
+    struct rec_ctx rc = rec_ctx_of(dv);
+    if (f->rpc == FLOW_RPC_NO) return;
+    struct ns_conn *c = kind != TCP_DATA ? flow_conn_of(a, f) : NULL;
+    if (c) {
+        c->missing_bytes += len;
+        if (kind == TCP_HOLE_GAP) c->gaps++;
+    }
+    if (data) {
+        if (f->rpc == FLOW_RPC_UNKNOWN && f->rec[dir].state == REC_SYNC && ++f->probe_tries > PROBE_CHUNKS) {
+            f->rpc = FLOW_RPC_NO; /* not RPC: stop looking at it */
+            release_flow(a, f);
+            return;
+        }
+        rec_data(&rc, &f->rec[dir], dir, data, len);
+    } else {
+        rec_hole(&rc, &f->rec[dir], dir, len);
+    }
+}
+
+static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated)
+{
+    struct delivery *dv = ctx;
+    struct rpc_at at = {dv->a->frame, dv->a->now};
+    rpc_stage_message(dv->a->rpc, dv->f, dir, m, truncated, &at);
+}
+
+static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len)
+{
+    struct delivery *dv = ctx;
+    return rpc_stage_plausible(dv->a->rpc, dv->f, dir, p, n, len);
+}
+
+static bool well_known(uint16_t port) { return port == 2049 || port == 111; }
+
+static void start_flow(struct flow *f, bool syn)
+{
+    bool known = well_known(f->key.port[0]) || well_known(f->key.port[1]);
+    f->mid_stream = !syn;
+    for (int d = 0; d < 2; d++) rec_init(&f->rec[d], syn && known);
+}
+
+static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const struct ns_msg *seg)
+{
+    struct xdr x;
+    xdr_init(&x, seg);
+    uint16_t sport = xdr_u16(&x), dport = xdr_u16(&x);
+    uint32_t seq = xdr_u32(&x), ack = xdr_u32(&x);
+    uint8_t off = xdr_u8(&x);
+    uint8_t flags = xdr_u8(&x);
+    uint32_t hlen = (uint32_t)(off >> 4) * 4;
+    if (!xdr_ok(&x) || hlen < 20 || hlen > seg->len) { a->st.frames_undecodable++; return; }
+    xdr_skip(&x, hlen - 14);
+    if (!xdr_ok(&x)) { a->st.frames_undecodable++; return; }
+
+    struct flow_key k;
+    int side;
+    flow_key_make(&k, 6, &p->src, sport, &p->dst, dport, &side);
+    bool created = false;
+    /* A bare ACK never starts a flow: it carries nothing to analyse, and the
+     * last ACKs after a FIN would otherwise bring a removed flow back. */
+    struct flow *f = (flags & (TH_SYN | TH_FIN | TH_RST)) || seg->len > hlen
+                         ? flow_lookup(a->flows, &k, a->now, &created)
+                         : flow_find(a->flows, &k, a->now);
+    if (!f) return;
+    bool syn_only = (flags & (TH_SYN | TH_ACK)) == TH_SYN;
+    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq))) {
+        /* Port reuse: a new connection on the same addresses and ports. */
+        release_flow(a, f);
+        struct flow_key keep = f->key;
+        memset(&f->tcp, 0, sizeof f->tcp);
+        memset(&f->rec, 0, sizeof f->rec);
+        f->key = keep;
+        f->conn_id = 0;
+        f->server = -1;
+        f->rpc = FLOW_RPC_UNKNOWN;
+        f->closed = false;
+        f->released = false;
+        f->probe_tries = 0;
+        created = true;
+    }
+    if (created) start_flow(f, flags & TH_SYN);
+    if (f->rpc == FLOW_RPC_NO || f->released) return;
+    if (flags & TH_RST) f->closed = true;
+
+    /* Payload: the captured bytes right after the header (for a datagram
+     * rebuilt from fragments with holes, its captured prefix). */
+    uint32_t wire = seg->len - hlen;
+    uint32_t cap = x.p ? (uint32_t)(x.end - x.p) : 0;
+    if (cap > wire) cap = wire;
+    const uint8_t *payload = cap ? x.p : NULL;
+    struct ns_conn *c = flow_conn_of(a, f);
+    if (c) {
+        c->frames++;
+        c->last_ts_ns = a->now;
+        if (side == f->server) c->bytes_to_client += wire; else c->bytes_to_server += wire;
+        if (flags & (TH_FIN | TH_RST)) c->closed = true;
+    }
+    struct delivery dv = {a, f};
+    struct tcp_ctx tc = tcp_ctx_of(&dv);
+    struct tcp_segment_in in = {seq, ack, flags, payload, cap, wire, a->frame, a->now};
+    tcp_reasm_segment(&tc, &f->tcp[side], side, &f->tcp[side ^ 1], &in);
+    if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
+    if (f->closed && !f->released) {
+        /* Nothing more will come: hand over what waits and free the buffers
+         * now, so memory follows open connections, not capture length. */
+        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
+        release_flow(a, f);
+        f->released = true;
+    }
+}
+
+/* ---- UDP ---- */
+
+static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const struct ns_msg *dg)
+{
+    struct xdr x;
+    xdr_init(&x, dg);
+    uint16_t sport = xdr_u16(&x), dport = xdr_u16(&x);
+    xdr_skip(&x, 4);
+    if (!xdr_ok(&x)) { a->st.frames_undecodable++; return; }
+    /* The RPC message: the datagram after the 8-byte header. */
+    struct ns_span spans[2 * 64 + 2];
+    uint32_t n = 0, pos = 0;
+    for (uint32_t i = 0; i < dg->nspans && n < sizeof spans / sizeof spans[0]; i++) {
+        const struct ns_span *s = &dg->spans[i];
+        uint32_t start = pos, end = pos + s->len;
+        pos = end;
+        if (end <= 8) continue;
+        uint32_t skip = start < 8 ? 8 - start : 0;
+        spans[n++] = (struct ns_span){s->data ? s->data + skip : NULL, s->len - skip};
+    }
+    struct ns_msg m = {spans, n, dg->len > 8 ? dg->len - 8 : 0};
+    if (m.len < 12) return;
+
+    struct flow_key k;
+    int side;
+    flow_key_make(&k, 17, &p->src, sport, &p->dst, dport, &side);
+    /* Only datagrams that look like RPC make a flow. */
+    uint8_t head[32];
+    uint32_t hn = 0;
+    {
+        struct xdr y;
+        xdr_init(&y, &m);
+        hn = m.len < sizeof head ? m.len : sizeof head;
+        xdr_bytes(&y, head, hn);
+        if (!xdr_ok(&y)) return;
+    }
+    bool is_reply;
+    uint32_t xid;
+    bool looks = rpc_looks_like(head, hn, m.len, &is_reply, &xid);
+    if (!looks && !(well_known(sport) || well_known(dport))) return;
+    bool created;
+    struct flow *f = flow_lookup(a->flows, &k, a->now, &created);
+    if (!f) return;
+    if (created) f->mid_stream = false;
+    if (!f->conn_id && !looks) return;
+    bool truncated = false;
+    for (uint32_t i = 0; i < n; i++) if (!spans[i].data) truncated = true;
+    struct rpc_at at = {a->frame, a->now};
+    rpc_stage_message(a->rpc, f, side, &m, truncated, &at);
+    struct ns_conn *c = flow_conn_of(a, f);
+    if (c) {
+        c->frames++;
+        if (side == f->server) c->bytes_to_client += m.len; else c->bytes_to_server += m.len;
+        if (truncated) c->missing_bytes += m.len;
+    }
+}
+
+static void handle_transport(struct ns_analyzer *a, const struct net_pkt *p, const struct ns_msg *m)
+{
+    if (p->proto == 6) handle_tcp(a, p, m);
+    else if (p->proto == 17) handle_udp(a, p, m);
+    else a->st.frames_other_transport++;
+}
+
+void transport_on_datagram(void *ctx, const struct ipfrag_done *d)
+{
+    struct ns_analyzer *a = ctx;
+    analysis_on_fragmented(&a->an, d, a->frame, a->now);
+    if (!d->complete) { a->st.ip_fragments_incomplete++; return; }
+    a->st.ip_datagrams_reassembled++;
+    handle_transport(a, d->last, &d->datagram);
+}
+
+/* ---- frames ---- */
+
+void transport_housekeeping(struct ns_analyzer *a, bool force)
+{
+    if (!force && a->now - a->last_expire < HOUSEKEEPING_EVERY && a->now >= a->last_expire) return;
+    a->last_expire = a->now;
+    ipfrag_expire(a->frags, a->now, FRAG_TIMEOUT);
+    rpc_stage_flush(a->rpc, a->now, 0);
+    flow_sweep(a->flows, a->now, SWEEP_PER_TICK, CLOSED_LINGER, IDLE_TRIM, release_cb, trim_cb, a);
+}
+
+void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, uint32_t caplen, uint32_t len)
+{
+    struct ns_stats *st = &a->st;
+    struct net_pkt p;
+    enum net_result r = net_decode(linktype, data, caplen, len, &p);
+    if (r == NET_NOT_IP) { st->frames_not_ip++; return; }
+    if (r != NET_OK) { st->frames_undecodable++; return; }
+    if (p.is_fragment) {
+        st->ip_fragments++;
+        if (!ipfrag_add(a->frags, &p, a->now)) a->frags_dropped++;
+    } else {
+        struct ns_span sp[2] = {{p.l4, p.l4_caplen}, {NULL, p.l4_len - p.l4_caplen}};
+        struct ns_msg m = {sp, p.l4_len > p.l4_caplen ? 2 : 1, p.l4_len};
+        if (!p.l4) { sp[0] = sp[1]; sp[0].len = p.l4_len; m.nspans = 1; }
+        handle_transport(a, &p, &m);
+    }
+}
+
+static void flush_flow(void *ctx, struct flow *f)
+{
+    struct delivery dv = {ctx, f};
+    struct tcp_ctx tc = tcp_ctx_of(&dv);
+    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO)
+        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
+}
+
+void transport_flush_all(struct ns_analyzer *a) { flow_foreach(a->flows, flush_flow, a); }
+
+void transport_release_all(struct ns_analyzer *a) { flow_foreach(a->flows, release_cb, a); }

@@ -1,0 +1,63 @@
+/* The RPC stage: RPC messages of a flow in, transactions out. It owns the
+ * connection records and the table of outstanding calls; it decides which
+ * side is the server, matches replies to calls by XID and tells a sink what
+ * happened, in packet order. It knows nothing of the analyzers behind it. */
+#ifndef NFSSCOPE_RPC_STAGE_H
+#define NFSSCOPE_RPC_STAGE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flow.h"
+#include "memcap.h"
+#include "nfsscope/msg.h"
+#include "nfsscope/stats.h"
+#include "nfsscope/txn.h"
+
+/* The frame being processed: every RPC event happens at one. */
+struct rpc_at {
+    uint64_t frame;
+    int64_t ts;
+};
+
+/* Where the stage's results go; every member may be NULL. */
+struct rpc_sink {
+    void *ctx;
+    /* a call's first transmission, arguments decoded */
+    void (*on_call)(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at);
+    /* the same call again (t->sends already counts it) */
+    void (*on_resend)(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at);
+    /* a reply: first (dup false), a further one (dup), or one whose call is unknown (orphan) */
+    void (*on_reply)(void *ctx, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
+                     const struct rpc_at *at);
+    /* the transaction leaves the stage, in call order; given_up: never answered */
+    void (*on_done)(void *ctx, struct ns_txn *t, bool given_up);
+};
+
+struct rpc_stage;
+
+/* NULL when out of memory. st: counters the stage adds to (not owned).
+ * call_timeout_ns: unanswered calls are given up after this. */
+struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const struct rpc_sink *sink,
+                                int64_t call_timeout_ns);
+void rpc_stage_free(struct rpc_stage *r);
+/* One RPC message sent by side `side` of flow f (truncated: holes in it). */
+void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const struct ns_msg *m, bool truncated,
+                       const struct rpc_at *at);
+/* Could p (n captured bytes of a len-byte record) start an RPC message on
+ * this flow? Used by record marking to resynchronise. */
+bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
+                         uint32_t len);
+/* Hand out what is done; give up calls older than timeout (all if < 0, the
+ * configured timeout if 0). */
+void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns);
+
+/* Connections by id (1..count). Records never move: a pointer stays valid
+ * until the stage is freed. NULL if id is out of range. */
+uint32_t rpc_stage_conn_count(const struct rpc_stage *r);
+struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id);
+/* RPC messages dropped because no connection record could be made. */
+uint64_t rpc_stage_conns_over_cap(const struct rpc_stage *r);
+uint64_t rpc_stage_evicted_calls(const struct rpc_stage *r);
+uint32_t rpc_stage_outstanding(const struct rpc_stage *r);
+
+#endif
