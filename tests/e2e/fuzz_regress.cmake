@@ -13,7 +13,7 @@ if(Python3_Interpreter_FOUND)
 endif()
 foreach(_t frame stream xdr pcap)
   add_executable(replay_fuzz_${_t} ${_fz}/fuzz_${_t}.c ${_fz}/replay_main.c)
-  target_link_libraries(replay_fuzz_${_t} PRIVATE nfsscope_core nfsscope_internal PkgConfig::PCAP)
+  target_link_libraries(replay_fuzz_${_t} PRIVATE nfsscope_internal PkgConfig::PCAP)
   add_test(NAME fuzz.replay.${_t}
            COMMAND replay_fuzz_${_t} ${_fz}/regressions/${_t} ${CMAKE_BINARY_DIR}/fuzz-seeds/${_t})
   set_tests_properties(fuzz.replay.${_t} PROPERTIES FIXTURES_REQUIRED fuzz_seeds LABELS fuzz TIMEOUT 300)

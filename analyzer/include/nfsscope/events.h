@@ -15,6 +15,9 @@
 #include "nfsscope/nfs_types.h"
 #include "nfsscope/txn.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 enum ns_event_kind {
     NS_EV_CALL = 1,        /* a call's first transmission */
     NS_EV_RESEND,          /* the same call sent again (same XID, same procedure) */
@@ -93,5 +96,7 @@ typedef void (*ns_event_fn)(void *ctx, const struct ns_event *ev);
 const char *ns_event_kind_name(uint8_t kind);     /* "call", "resend", ... */
 const char *ns_slot_verdict_name(uint8_t verdict); /* "new", "replay", "false_retry", ... */
 const char *ns_amend_kind_name(uint8_t amend);    /* "spurious_resend", ... */
+
+#pragma GCC visibility pop
 
 #endif

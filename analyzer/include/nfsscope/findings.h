@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 enum ns_severity { NS_SEV_INFO = 0, NS_SEV_WARNING = 1, NS_SEV_ERROR = 2, NS_SEV_CRITICAL = 3 };
 
 #define NS_FINDING_KIND_MAX 32
@@ -33,5 +36,7 @@ struct ns_finding {
 };
 
 const char *ns_severity_name(uint8_t sev); /* "info", "warning", "error", "critical" */
+
+#pragma GCC visibility pop
 
 #endif

@@ -4,6 +4,9 @@
 #define NFSSCOPE_MSG_H
 #include <stdint.h>
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 struct ns_span {
     const uint8_t *data; /* NULL: a hole of len bytes */
     uint32_t len;
@@ -14,5 +17,7 @@ struct ns_msg {
     uint32_t nspans;
     uint32_t len; /* total bytes on the wire, holes included */
 };
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 const char *ns_nfs4_op_name(uint32_t op);        /* "SEQUENCE", "PUTFH", ... "ILLEGAL" */
 const char *ns_nfs4_cb_op_name(uint32_t op);     /* "CB_SEQUENCE", ... */
 const char *ns_nfs4_status_name(uint32_t st);    /* "NFS4_OK", "NFS4ERR_DELAY", ... */
@@ -17,5 +20,7 @@ const char *ns_rpc_prog_name(uint32_t prog);     /* "NFS", "MOUNT", "PORTMAP", "
 const char *ns_rpc_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
 const char *ns_auth_flavor_name(uint32_t flavor); /* "AUTH_NONE", "AUTH_SYS", "RPCSEC_GSS", ... */
 const char *ns_mount3_status_name(uint32_t st);
+
+#pragma GCC visibility pop
 
 #endif

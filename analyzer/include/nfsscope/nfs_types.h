@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 #define NS_MAX_OPS 64     /* operations recorded per COMPOUND (the rest counted) */
 #define NS_TAG_MAX 64     /* bytes of a COMPOUND tag kept */
 #define NS_FH_MAX 128     /* NFS4_FHSIZE; NFSv3 handles are at most 64 */
@@ -208,5 +211,7 @@ struct nfs3_reply {
     bool has_verf;             /* WRITE, COMMIT (NFS3_OK): write verifier */
     uint8_t verf[8];
 };
+
+#pragma GCC visibility pop
 
 #endif

@@ -22,6 +22,9 @@
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 typedef struct ns_analyzer ns_analyzer;
 
 /* Version of this API; a front end built against another one is refused by
@@ -135,5 +138,7 @@ uint64_t ns_analyzer_memory_total(const ns_analyzer *a, uint64_t *cap, uint64_t 
 /* "10.0.0.1:2049" / "[fd00::1]:2049" into buf (>= NS_ENDPOINT_STRLEN bytes). */
 #define NS_ENDPOINT_STRLEN 56
 void ns_endpoint_str(const struct ns_endpoint *e, char *buf, size_t n);
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,9 @@
 #include "nfsscope/nfs_types.h"
 #include "nfsscope/stats.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 typedef struct ns_analyzer ns_analyzer;
 
 enum ns_state_protect { NS_SP4_NONE = 0, NS_SP4_MACH_CRED = 1, NS_SP4_SSV = 2 };
@@ -161,5 +164,7 @@ const struct ns_session_stats *ns_analyzer_session_stats(const ns_analyzer *a);
  * evicted, so the key is the handle: look it up again to know it lives. */
 const struct ns_session_view *ns_analyzer_session_by_id(ns_analyzer *a, const uint8_t *sessionid);
 const struct ns_client_view *ns_analyzer_client_by_id(ns_analyzer *a, uint64_t clientid);
+
+#pragma GCC visibility pop
 
 #endif

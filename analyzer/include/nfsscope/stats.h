@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 struct ns_addr {
     uint8_t family;   /* 4 or 6 */
     uint8_t a[16];    /* IPv4 in the first 4 bytes */
@@ -108,5 +111,7 @@ struct ns_stats {
     uint32_t nstatus;
     struct ns_status_count status[NS_STATUS_SLOTS];
 };
+
+#pragma GCC visibility pop
 
 #endif

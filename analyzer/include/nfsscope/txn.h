@@ -6,6 +6,9 @@
 
 #include "nfsscope/nfs_types.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 enum ns_txn_kind {
     NS_TXN_OTHER = 0, /* an RPC program we only name */
     NS_TXN_NFS3,
@@ -74,5 +77,7 @@ static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
 {
     return (t->call_frame && t->reply_frame) ? t->reply_ts_ns - t->call_ts_ns : -1;
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,6 +10,9 @@
 
 #include "nfsscope/stats.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 struct ns_analyzer;
 
 /* Timer classes of the Linux NFS client (p_timer of fs/nfs/nfs3xdr.c and
@@ -85,5 +88,7 @@ uint64_t ns_analyzer_udp_evicted_pairs(const struct ns_analyzer *a);
 const struct ns_udp_pair *ns_analyzer_udp_pair_by_key(const struct ns_analyzer *a, const struct ns_addr *client,
                                                       const struct ns_endpoint *server);
 uint64_t ns_analyzer_udp_evicted_resends(const struct ns_analyzer *a);
+
+#pragma GCC visibility pop
 
 #endif
