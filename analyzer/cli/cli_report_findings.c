@@ -10,11 +10,11 @@ static void conns_text(FILE *o, const struct ns_finding *f)
     for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%s%s", i ? "," : "", ns_conn_name(f->conns[i], id, sizeof id));
 }
 
-void report_findings_text(FILE *o, ns_analyzer *a)
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
-    fprintf(o, "\nFindings (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     if (!n) { fputs("  none\n", o); return; }
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *f = v[i];

@@ -16,11 +16,10 @@ static void text_bytes(FILE *o, const uint8_t *b, size_t n)
 
 /* ---- text ---- */
 
-static void clients_text(FILE *o, const ns_analyzer *a)
+void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     size_t n = ns_analyzer_client_count(a);
-    if (!n) return;
-    fprintf(o, "\nClients (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     for (size_t i = 0; i < n; i++) {
         const struct ns_client_view *c = ns_analyzer_client(a, i);
         fprintf(o, "  client %016" PRIx64, c->clientid);
@@ -60,12 +59,10 @@ static void chan_text(FILE *o, const char *name, const struct ns_session_view *s
     fputc('\n', o);
 }
 
-void report_sessions_text(FILE *o, ns_analyzer *a)
+void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
-    clients_text(o, a);
     size_t n = ns_analyzer_session_count(a);
-    if (!n) return;
-    fprintf(o, "\nSessions (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     for (size_t i = 0; i < n; i++) {
         const struct ns_session_view *s = ns_analyzer_session(a, i);
         char sid[2 * NS_SESSIONID_LEN + 1], id[NS_CONN_NAME_LEN];
@@ -134,11 +131,10 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
                 st->sessions_evicted, st->clients_evicted, st->files_evicted, st->rules_dropped);
 }
 
-void report_read_plus_text(FILE *o, ns_analyzer *a)
+void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     const struct ns_read_bytes *r = ns_analyzer_read_totals(a);
-    if (!r->read_plus_replies) return;
-    fprintf(o, "\nREAD_PLUS\n");
+    fprintf(o, "\n%s\n", sec->title);
     fprintf(o, "  %-42s %8s %6s %12s %6s %12s %8s %12s\n", "file handle", "rp", "dseg", "data bytes", "hseg", "hole bytes",
             "read", "read bytes");
     const struct ns_read_file *const *v;

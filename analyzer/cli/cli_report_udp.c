@@ -16,13 +16,12 @@ static void ms(FILE *o, int64_t ns)
 
 static double msd(int64_t ns) { return (double)ns / 1e6; }
 
-void report_udp_text(FILE *o, ns_analyzer *a)
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
-    if (!n) return;
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
-    fprintf(o, "\nUDP transport (per client/server and Linux timer class; times in ms; srtt/rttvar/rto as a Linux "
-               "client would compute them)\n");
+    fprintf(o, "\n%s (per client/server and Linux timer class; times in ms; srtt/rttvar/rto as a Linux "
+               "client would compute them)\n", sec->title);
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
