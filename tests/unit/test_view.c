@@ -8,70 +8,56 @@
 
 #define CHECK_NEAR(a, b) CHECK(fabs((a) - (b)) < 1e-12)
 
+/* One name per value; want NULL where the function has no name for it. */
+struct name_case { uint32_t v; const char *want; };
+static void check_name(const char *fn, uint32_t v, const char *got, const char *want)
+{
+    check_count++;
+    if (got == want || (got && want && strcmp(got, want) == 0)) return;
+    check_failures++;
+    fprintf(stderr, "%s(%u) == \"%s\", expected \"%s\"\n", fn, v, got ? got : "(null)", want ? want : "(null)");
+}
+#define CHECK_NAMES(fn, ...) do { static const struct name_case c_[] = {__VA_ARGS__}; \
+    for (size_t i_ = 0; i_ < sizeof c_ / sizeof c_[0]; i_++) check_name(#fn, c_[i_].v, fn(c_[i_].v), c_[i_].want); \
+    } while (0)
+
+static const char *dir_requested(uint32_t d) { return ns_chan_dir_name(d, true); }
+static const char *dir_granted(uint32_t d) { return ns_chan_dir_name(d, false); }
+static const char *channels(uint32_t bits) { return ns_channels_name(bits & 1, bits & 2); }
+static const char *v3_status(uint32_t st) { return ns_nfs_status_name(3, st); }
+static const char *v4_status(uint32_t st) { return ns_nfs_status_name(4, st); }
+
 static void test_session_names(void)
 {
-    CHECK_EQ_S(ns_state_protect_name(NS_SP4_NONE), "SP4_NONE");
-    CHECK_EQ_S(ns_state_protect_name(NS_SP4_MACH_CRED), "SP4_MACH_CRED");
-    CHECK_EQ_S(ns_state_protect_name(NS_SP4_SSV), "SP4_SSV");
-    CHECK_EQ_S(ns_state_protect_name(3), "UNKNOWN");
-    CHECK_EQ_S(ns_bind_method_name(NS_BIND_NONE), "none");
-    CHECK_EQ_S(ns_bind_method_name(NS_BIND_CREATE_SESSION), "CREATE_SESSION");
-    CHECK_EQ_S(ns_bind_method_name(NS_BIND_BIND_CONN), "BIND_CONN_TO_SESSION");
-    CHECK_EQ_S(ns_bind_method_name(NS_BIND_SEQUENCE), "SEQUENCE");
-    CHECK_EQ_S(ns_bind_method_name(4), "UNKNOWN");
-    CHECK_EQ_S(ns_bind_method_phrase(NS_BIND_NONE), "never bound");
-    CHECK_EQ_S(ns_bind_method_phrase(NS_BIND_CREATE_SESSION), "bound by CREATE_SESSION");
-    CHECK_EQ_S(ns_bind_method_phrase(NS_BIND_BIND_CONN), "bound by BIND_CONN_TO_SESSION");
-    CHECK_EQ_S(ns_bind_method_phrase(NS_BIND_SEQUENCE), "bound by SEQUENCE (implicit)");
-    CHECK_EQ_S(ns_bind_method_phrase(255), "UNKNOWN");
-    /* bctsa_dir (requested) */
-    CHECK(ns_chan_dir_name(0, true) == NULL);
-    CHECK_EQ_S(ns_chan_dir_name(1, true), "FORE");
-    CHECK_EQ_S(ns_chan_dir_name(2, true), "BACK");
-    CHECK_EQ_S(ns_chan_dir_name(3, true), "FORE_OR_BOTH");
-    CHECK_EQ_S(ns_chan_dir_name(7, true), "BACK_OR_BOTH");
-    CHECK(ns_chan_dir_name(4, true) == NULL);
-    /* bctsr_dir (granted) */
-    CHECK(ns_chan_dir_name(0, false) == NULL);
-    CHECK_EQ_S(ns_chan_dir_name(1, false), "FORE");
-    CHECK_EQ_S(ns_chan_dir_name(2, false), "BACK");
-    CHECK_EQ_S(ns_chan_dir_name(3, false), "BOTH");
-    CHECK(ns_chan_dir_name(7, false) == NULL);
-    CHECK_EQ_S(ns_channels_name(true, true), "both");
-    CHECK_EQ_S(ns_channels_name(true, false), "fore");
-    CHECK_EQ_S(ns_channels_name(false, true), "back");
-    CHECK_EQ_S(ns_channels_name(false, false), "-");
-    CHECK_EQ_S(ns_session_op_name(53), "SEQUENCE");
-    CHECK_EQ_S(ns_session_op_name(NS_SESSION_OPS - 1), "OTHER");
+    CHECK_NAMES(ns_state_protect_name, {NS_SP4_NONE, "SP4_NONE"}, {NS_SP4_MACH_CRED, "SP4_MACH_CRED"},
+                {NS_SP4_SSV, "SP4_SSV"}, {3, "UNKNOWN"});
+    CHECK_NAMES(ns_bind_method_name, {NS_BIND_NONE, "none"}, {NS_BIND_CREATE_SESSION, "CREATE_SESSION"},
+                {NS_BIND_BIND_CONN, "BIND_CONN_TO_SESSION"}, {NS_BIND_SEQUENCE, "SEQUENCE"}, {4, "UNKNOWN"});
+    CHECK_NAMES(ns_bind_method_phrase, {NS_BIND_NONE, "never bound"}, {NS_BIND_CREATE_SESSION, "bound by CREATE_SESSION"},
+                {NS_BIND_BIND_CONN, "bound by BIND_CONN_TO_SESSION"},
+                {NS_BIND_SEQUENCE, "bound by SEQUENCE (implicit)"}, {255, "UNKNOWN"});
+    /* bctsa_dir and bctsr_dir have different value sets */
+    CHECK_NAMES(dir_requested, {0, NULL}, {1, "FORE"}, {2, "BACK"}, {3, "FORE_OR_BOTH"}, {4, NULL},
+                {7, "BACK_OR_BOTH"});
+    CHECK_NAMES(dir_granted, {0, NULL}, {1, "FORE"}, {2, "BACK"}, {3, "BOTH"}, {7, NULL});
+    CHECK_NAMES(channels, {3, "both"}, {1, "fore"}, {2, "back"}, {0, "-"});
+    CHECK_NAMES(ns_session_op_name, {53, "SEQUENCE"}, {NS_SESSION_OPS - 1, "OTHER"});
 }
 
 static void test_rpc_names(void)
 {
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_SUCCESS), "SUCCESS");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_PROG_UNAVAIL), "PROG_UNAVAIL");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_PROG_MISMATCH), "PROG_MISMATCH");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_PROC_UNAVAIL), "PROC_UNAVAIL");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_GARBAGE_ARGS), "GARBAGE_ARGS");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_SYSTEM_ERR), "SYSTEM_ERR");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_RPC_MISMATCH), "RPC_MISMATCH");
-    CHECK_EQ_S(ns_rpc_status_name(NS_RPC_AUTH_ERROR), "AUTH_ERROR");
-    CHECK_EQ_S(ns_rpc_status_name(6), "UNKNOWN");
-    CHECK_EQ_S(ns_rpc_status_name(102), "UNKNOWN");
-    CHECK_EQ_S(ns_reply_stat_name(NS_REPLY_ACCEPTED), "MSG_ACCEPTED");
-    CHECK_EQ_S(ns_reply_stat_name(NS_REPLY_DENIED), "MSG_DENIED");
-    CHECK_EQ_S(ns_reply_stat_name(NS_REPLY_NONE), "UNKNOWN");
-    CHECK_EQ_S(ns_reply_stat_name(9), "UNKNOWN");
-    CHECK_EQ_S(ns_transport_name(NS_TRANSPORT_TCP), "tcp");
-    CHECK_EQ_S(ns_transport_name(NS_TRANSPORT_UDP), "udp");
-    CHECK_EQ_S(ns_transport_name(0), "UNKNOWN");
-    CHECK(ns_gss_service_name(NS_GSS_NONE_SET) == NULL);
-    CHECK_EQ_S(ns_gss_service_name(NS_GSS_SVC_NONE), "none");
-    CHECK_EQ_S(ns_gss_service_name(NS_GSS_SVC_INTEGRITY), "integrity");
-    CHECK_EQ_S(ns_gss_service_name(NS_GSS_SVC_PRIVACY), "privacy");
-    CHECK(ns_gss_service_name(4) == NULL);
-    CHECK_EQ_S(ns_nfs_status_name(3, 2), "NFS3ERR_NOENT");
-    CHECK_EQ_S(ns_nfs_status_name(4, 2), "NFS4ERR_NOENT");
-    CHECK_EQ_S(ns_nfs_status_name(4, 10008), "NFS4ERR_DELAY");
+    CHECK_NAMES(ns_rpc_status_name, {NS_RPC_SUCCESS, "SUCCESS"}, {NS_RPC_PROG_UNAVAIL, "PROG_UNAVAIL"},
+                {NS_RPC_PROG_MISMATCH, "PROG_MISMATCH"}, {NS_RPC_PROC_UNAVAIL, "PROC_UNAVAIL"},
+                {NS_RPC_GARBAGE_ARGS, "GARBAGE_ARGS"}, {NS_RPC_SYSTEM_ERR, "SYSTEM_ERR"},
+                {NS_RPC_RPC_MISMATCH, "RPC_MISMATCH"}, {NS_RPC_AUTH_ERROR, "AUTH_ERROR"}, {6, "UNKNOWN"},
+                {102, "UNKNOWN"});
+    CHECK_NAMES(ns_reply_stat_name, {NS_REPLY_ACCEPTED, "MSG_ACCEPTED"}, {NS_REPLY_DENIED, "MSG_DENIED"},
+                {NS_REPLY_NONE, "UNKNOWN"}, {9, "UNKNOWN"});
+    CHECK_NAMES(ns_transport_name, {NS_TRANSPORT_TCP, "tcp"}, {NS_TRANSPORT_UDP, "udp"}, {0, "UNKNOWN"});
+    CHECK_NAMES(ns_gss_service_name, {NS_GSS_NONE_SET, NULL}, {NS_GSS_SVC_NONE, "none"},
+                {NS_GSS_SVC_INTEGRITY, "integrity"}, {NS_GSS_SVC_PRIVACY, "privacy"}, {4, NULL});
+    CHECK_NAMES(v3_status, {2, "NFS3ERR_NOENT"});
+    CHECK_NAMES(v4_status, {2, "NFS4ERR_NOENT"}, {10008, "NFS4ERR_DELAY"});
 }
 
 static void test_versions(void)
