@@ -2,9 +2,10 @@
  * summaries, session connection totals. */
 #include "nfsscope/view.h"
 
+double ns_share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
 /* 100 * part / whole, not 100 * share: the text report's percentages have
  * always been computed this way, and the last bit can change the rounding. */
-double ns_share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
 double ns_percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
 int64_t ns_capture_span_ns(const struct ns_stats *st) { return st->last_ts_ns - st->first_ts_ns; }

@@ -8,9 +8,10 @@
  * analyzer; the order rows are listed in; which report sections exist.
  * Does not belong here: I/O and layout (columns, JSON keys, escaping),
  * anything that needs the analyzer's private state, protocol names
- * (names.h). Functions read only the public headers, never print, never
- * allocate and never look at the wall clock. Name functions return static
- * strings. */
+ * (names.h). Functions read only the public headers, write into the
+ * caller's buffers and structs, never print, allocate nothing themselves and
+ * never look at the wall clock (times are packet times, in UTC). Name
+ * functions return static strings. */
 #ifndef NFSSCOPE_VIEW_H
 #define NFSSCOPE_VIEW_H
 #include <stdbool.h>
