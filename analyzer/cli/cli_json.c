@@ -1,5 +1,7 @@
 #include "cli_json.h"
 
+#include "nfsscope/view.h"
+
 void json_str(FILE *o, const char *s, size_t n)
 {
     fputc('"', o);
@@ -26,4 +28,10 @@ void json_hex(FILE *o, const uint8_t *b, size_t n)
     fputc('"', o);
     for (size_t i = 0; i < n; i++) fprintf(o, "%02x", b[i]);
     fputc('"', o);
+}
+
+void json_conn(FILE *o, uint32_t id)
+{
+    char b[NS_CONN_NAME_LEN];
+    json_cstr(o, ns_conn_name(id, b, sizeof b));
 }

@@ -12,5 +12,7 @@ static inline void json_cstr(FILE *o, const char *s) { json_str(o, s, __builtin_
 void json_ts(FILE *o, int64_t ns);
 /* 32 lowercase hex digits of a 16-byte session id, quoted. */
 void json_hex(FILE *o, const uint8_t *b, size_t n);
+/* A connection's name ("c7"), quoted. */
+void json_conn(FILE *o, uint32_t id);
 
 #endif

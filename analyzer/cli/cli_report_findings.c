@@ -1,26 +1,26 @@
 /* The "Findings" section (text) and findings[] (JSON). */
 #include <inttypes.h>
-#include <string.h>
 
 #include "cli_json.h"
 #include "cli_report.h"
 
 static void conns_text(FILE *o, const struct ns_finding *f)
 {
-    for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%sc%u", i ? "," : "", f->conns[i]);
+    char id[NS_CONN_NAME_LEN];
+    for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%s%s", i ? "," : "", ns_conn_name(f->conns[i], id, sizeof id));
 }
 
-void report_findings_text(FILE *o, ns_analyzer *a)
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
-    fprintf(o, "\nFindings (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     if (!n) { fputs("  none\n", o); return; }
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *f = v[i];
-        char t0[32], t1[32];
-        report_clock(t0, sizeof t0, f->first_ts_ns);
-        report_clock(t1, sizeof t1, f->last_ts_ns);
+        char t0[NS_TIME_STRLEN], t1[NS_TIME_STRLEN];
+        ns_clock_str(f->first_ts_ns, t0, sizeof t0);
+        ns_clock_str(f->last_ts_ns, t1, sizeof t1);
         fprintf(o, "  %-8s %-20s %s..%s  x%" PRIu64, ns_severity_name(f->severity), f->kind, t0, t1, f->count);
         if (f->nconns) { fputs("  conns ", o); conns_text(o, f); }
         fputc('\n', o);
@@ -28,9 +28,9 @@ void report_findings_text(FILE *o, ns_analyzer *a)
         if (f->rfc[0]) fprintf(o, " [%s]", f->rfc);
         fputc('\n', o);
         if (f->has_session) {
-            fputs("           session ", o);
-            for (int b = 0; b < 16; b++) fprintf(o, "%02x", f->sessionid[b]);
-            fputc('\n', o);
+            char sid[2 * NS_SESSIONID_LEN + 1];
+            ns_hex_str(f->sessionid, NS_SESSIONID_LEN, sid, sizeof sid);
+            fprintf(o, "           session %s\n", sid);
         }
         if (f->nframes) {
             fputs("           frames", o);
@@ -62,7 +62,10 @@ void report_findings_json(FILE *o, ns_analyzer *a)
         fputs(",\"client\":", o);
         if (f->has_client) fprintf(o, "\"%016" PRIx64 "\"", f->clientid); else fputs("null", o);
         fputs(",\"connections\":[", o);
-        for (unsigned k = 0; k < f->nconns; k++) fprintf(o, "%s\"c%u\"", k ? "," : "", f->conns[k]);
+        for (unsigned k = 0; k < f->nconns; k++) {
+            if (k) fputc(',', o);
+            json_conn(o, f->conns[k]);
+        }
         fputs("],\"frames\":[", o);
         for (unsigned k = 0; k < f->nframes; k++) fprintf(o, "%s%" PRIu64, k ? "," : "", f->frames[k]);
         fputs("],\"message\":", o);
@@ -72,21 +75,4 @@ void report_findings_json(FILE *o, ns_analyzer *a)
         fputc('}', o);
     }
     fprintf(o, "],\"findings_dropped\":%" PRIu64, ns_analyzer_findings_dropped(a));
-}
-
-bool report_has_finding(ns_analyzer *a, const char *kinds)
-{
-    const struct ns_finding *const *v;
-    size_t n = ns_analyzer_findings(a, &v);
-    for (size_t i = 0; i < n; i++) {
-        const char *p = kinds;
-        size_t kl = strlen(v[i]->kind);
-        while (*p) {
-            size_t l = strcspn(p, ",");
-            if (l == kl && strncmp(p, v[i]->kind, l) == 0) return true;
-            p += l;
-            if (*p == ',') p++;
-        }
-    }
-    return false;
 }

@@ -19,11 +19,11 @@ static void capture(FILE *o, const struct ns_stats *st, const struct report_info
     fputs(",\"last_ts\":", o);
     if (st->frames) json_ts(o, st->last_ts_ns); else fputs("null", o);
     fputs(",\"duration_s\":", o);
-    json_ts(o, st->last_ts_ns - st->first_ts_ns);
+    json_ts(o, ns_capture_span_ns(st));
     kv_u(o, "truncated_frames", st->frames_truncated, true);
     fputs(",\"nfs_versions\":[", o);
     const char *v[10];
-    size_t nv = report_versions(st->nfs_versions, v, 10);
+    size_t nv = ns_nfs_versions(st->nfs_versions, v, 10);
     for (size_t i = 0; i < nv; i++) { if (i) fputc(',', o); json_cstr(o, v[i]); }
     fprintf(o, "],\"partial\":%s,\"partial_reason\":", ri->partial ? "true" : "false");
     if (ri->partial) json_cstr(o, ri->partial_reason); else fputs("null", o);
@@ -57,8 +57,9 @@ static void connections(FILE *o, const ns_analyzer *a)
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
-        fprintf(o, "%s{\"id\":\"c%u\",\"transport\":\"%s\",\"client\":", id > 1 ? "," : "", c->id,
-                c->transport == NS_TRANSPORT_UDP ? "udp" : "tcp");
+        fputs(id > 1 ? ",{\"id\":" : "{\"id\":", o);
+        json_conn(o, c->id);
+        fprintf(o, ",\"transport\":\"%s\",\"client\":", ns_transport_name(c->transport));
         json_cstr(o, cl);
         fputs(",\"server\":", o);
         json_cstr(o, sv);
@@ -76,7 +77,7 @@ static void connections(FILE *o, const ns_analyzer *a)
         json_ts(o, c->last_ts_ns);
         fprintf(o, ",\"mid_stream\":%s,\"nfs_versions\":[", c->mid_stream ? "true" : "false");
         const char *v[10];
-        size_t nv = report_versions(c->nfs_versions, v, 10);
+        size_t nv = ns_nfs_versions(c->nfs_versions, v, 10);
         for (size_t i = 0; i < nv; i++) { if (i) fputc(',', o); json_cstr(o, v[i]); }
         fputs("]}", o);
     }
@@ -85,24 +86,25 @@ static void connections(FILE *o, const ns_analyzer *a)
 
 static void ops(FILE *o, const struct ns_stats *st)
 {
-    struct op_row rows[NS_OPKEY_MAX];
-    size_t n = report_op_rows(st, rows, NS_OPKEY_MAX);
+    struct ns_op_row rows[NS_OPKEY_MAX];
+    size_t n = ns_op_rows(st, rows, NS_OPKEY_MAX);
     fputs(",\"ops\":[", o);
     for (size_t i = 0; i < n; i++) {
         const struct ns_op_stats *s = rows[i].s;
-        const struct ns_latency *l = &s->latency;
+        struct ns_latency_summary l;
+        ns_latency_summarize(&s->latency, &l);
         fprintf(o, "%s{\"name\":", i ? "," : "");
         json_cstr(o, rows[i].name);
         kv_u(o, "count", s->count, true);
         kv_u(o, "in_compounds", s->in_compounds, true);
         kv_u(o, "errors", s->errors, true);
-        kv_u(o, "latency_samples", l->count, true);
-        if (l->count) {
-            kv_u(o, "mean_us", l->sum_ns / l->count / 1000, true);
-            kv_u(o, "p50_us", ns_latency_percentile_ns(l, 0.50) / 1000, true);
-            kv_u(o, "p95_us", ns_latency_percentile_ns(l, 0.95) / 1000, true);
-            kv_u(o, "p99_us", ns_latency_percentile_ns(l, 0.99) / 1000, true);
-            kv_u(o, "max_us", l->max_ns / 1000, true);
+        kv_u(o, "latency_samples", l.count, true);
+        if (l.count) {
+            kv_u(o, "mean_us", l.mean_ns / 1000, true);
+            kv_u(o, "p50_us", l.p50_ns / 1000, true);
+            kv_u(o, "p95_us", l.p95_ns / 1000, true);
+            kv_u(o, "p99_us", l.p99_ns / 1000, true);
+            kv_u(o, "max_us", l.max_ns / 1000, true);
         } else {
             fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
         }
@@ -113,8 +115,8 @@ static void ops(FILE *o, const struct ns_stats *st)
 
 static void status(FILE *o, const struct ns_stats *st)
 {
-    struct status_row rows[NS_STATUS_SLOTS];
-    size_t n = report_status_rows(st, rows, NS_STATUS_SLOTS);
+    struct ns_status_row rows[NS_STATUS_SLOTS];
+    size_t n = ns_status_rows(st, rows, NS_STATUS_SLOTS);
     fputs(",\"status\":[", o);
     for (size_t i = 0; i < n; i++) {
         fprintf(o, "%s{\"name\":", i ? "," : "");

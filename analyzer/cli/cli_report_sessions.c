@@ -1,49 +1,9 @@
 /* The "Clients", "Sessions" and "READ_PLUS" sections (text) and clients[],
  * sessions[], read_plus (JSON, doc/json-report.md). */
 #include <inttypes.h>
-#include <string.h>
 
 #include "cli_json.h"
 #include "cli_report.h"
-
-static const char *sp_name(uint32_t sp)
-{
-    return sp == NS_SP4_NONE ? "SP4_NONE" : sp == NS_SP4_MACH_CRED ? "SP4_MACH_CRED" : sp == NS_SP4_SSV ? "SP4_SSV" : "UNKNOWN";
-}
-
-static const char *bind_name(uint8_t m)
-{
-    switch (m) {
-    case NS_BIND_CREATE_SESSION: return "CREATE_SESSION";
-    case NS_BIND_BIND_CONN: return "BIND_CONN_TO_SESSION";
-    case NS_BIND_SEQUENCE: return "SEQUENCE";
-    default: return "none";
-    }
-}
-
-static const char *dir_name(uint32_t d, bool from_client)
-{
-    if (from_client) {
-        switch (d) {
-        case 1: return "FORE";
-        case 2: return "BACK";
-        case 3: return "FORE_OR_BOTH";
-        case 7: return "BACK_OR_BOTH";
-        default: return NULL;
-        }
-    }
-    switch (d) {
-    case 1: return "FORE";
-    case 2: return "BACK";
-    case 3: return "BOTH";
-    default: return NULL;
-    }
-}
-
-static void hex(FILE *o, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) fprintf(o, "%02x", b[i]);
-}
 
 /* Printable bytes as they are, others as \xNN (owner strings). */
 static void text_bytes(FILE *o, const uint8_t *b, size_t n)
@@ -54,29 +14,27 @@ static void text_bytes(FILE *o, const uint8_t *b, size_t n)
     }
 }
 
-static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
-
 /* ---- text ---- */
 
-static void clients_text(FILE *o, const ns_analyzer *a)
+void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     size_t n = ns_analyzer_client_count(a);
-    if (!n) return;
-    fprintf(o, "\nClients (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     for (size_t i = 0; i < n; i++) {
         const struct ns_client_view *c = ns_analyzer_client(a, i);
         fprintf(o, "  client %016" PRIx64, c->clientid);
         if (c->from_exchange_id) {
             fputs("  owner \"", o);
             text_bytes(o, c->owner, c->owner_len);
-            fprintf(o, "%s\"  %s", c->owner_len < c->owner_wire_len ? "..." : "", sp_name(c->sp_granted));
-            if (c->sp_requested != c->sp_granted) fprintf(o, " (asked %s)", sp_name(c->sp_requested));
+            fprintf(o, "%s\"  %s", c->owner_len < c->owner_wire_len ? "..." : "", ns_state_protect_name(c->sp_granted));
+            if (c->sp_requested != c->sp_granted) fprintf(o, " (asked %s)", ns_state_protect_name(c->sp_requested));
             fprintf(o, "  eir_sequenceid %u  flags 0x%08x", c->eir_sequenceid, c->eir_flags);
         } else {
             fputs("  (EXCHANGE_ID not captured)", o);
         }
         fputc('\n', o);
-        fprintf(o, "    sessions %u  conn c%u", c->sessions, c->conn_id);
+        char id[NS_CONN_NAME_LEN];
+        fprintf(o, "    sessions %u  conn %s", c->sessions, ns_conn_name(c->conn_id, id, sizeof id));
         if (c->exchange_call_frame) fprintf(o, "  EXCHANGE_ID frames %" PRIu64 "/%" PRIu64, c->exchange_call_frame, c->exchange_reply_frame);
         if (c->replaces_clientid) fprintf(o, "  re-established (was %016" PRIx64 ")", c->replaces_clientid);
         if (c->server_addrs > 1) fprintf(o, "  server trunking: %u server addresses", c->server_addrs);
@@ -101,41 +59,37 @@ static void chan_text(FILE *o, const char *name, const struct ns_session_view *s
     fputc('\n', o);
 }
 
-void report_sessions_text(FILE *o, ns_analyzer *a)
+void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
-    clients_text(o, a);
     size_t n = ns_analyzer_session_count(a);
-    if (!n) return;
-    fprintf(o, "\nSessions (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     for (size_t i = 0; i < n; i++) {
         const struct ns_session_view *s = ns_analyzer_session(a, i);
-        fputs("  session ", o);
-        hex(o, s->sessionid, 16);
+        char sid[2 * NS_SESSIONID_LEN + 1], id[NS_CONN_NAME_LEN];
+        ns_hex_str(s->sessionid, NS_SESSIONID_LEN, sid, sizeof sid);
+        fprintf(o, "  session %s", sid);
         if (s->has_client) fprintf(o, "  client %016" PRIx64, s->clientid);
         if (s->mid_capture) fputs("  (first seen mid-capture: no CREATE_SESSION)", o);
         if (s->destroyed) fprintf(o, "  destroyed (frame %" PRIu64 ")", s->destroy_frame);
         fputc('\n', o);
         if (s->create_call_frame)
-            fprintf(o, "    CREATE_SESSION frames %" PRIu64 "/%" PRIu64 " on c%u  csa_sequence %u  flags 0x%x asked, 0x%x granted\n",
-                    s->create_call_frame, s->create_reply_frame, s->create_conn, s->csa_sequence, s->flags_requested,
-                    s->flags_granted);
+            fprintf(o, "    CREATE_SESSION frames %" PRIu64 "/%" PRIu64 " on %s  csa_sequence %u  flags 0x%x asked, 0x%x granted\n",
+                    s->create_call_frame, s->create_reply_frame, ns_conn_name(s->create_conn, id, sizeof id),
+                    s->csa_sequence, s->flags_requested, s->flags_granted);
         chan_text(o, "fore", s, &s->fore_requested, &s->fore_granted);
         chan_text(o, "back", s, &s->back_requested, &s->back_granted);
         fprintf(o, "    connections %u%s%s%s\n", s->nconns, s->nconnect ? "  (nconnect: several to one server address)" : "",
                 s->trunked ? "  (session trunking: several server addresses)" : "",
                 s->back_same ? "  back channel on the fore channel's connection" : "");
-        uint64_t tc = 0, tb = 0;
-        for (uint32_t k = 0; k < s->nconns; k++) { tc += s->conns[k].calls; tb += s->conns[k].bytes; }
+        struct ns_session_conn_totals tot;
+        ns_session_conn_totals(s, &tot);
         for (uint32_t k = 0; k < s->nconns; k++) {
             const struct ns_session_conn *c = &s->conns[k];
-            char id[16];
-            snprintf(id, sizeof id, "c%u", c->conn_id);
-            fprintf(o, "      %-5s %-29s %-5s calls %6" PRIu64 " (%5.1f%%)  bytes %10" PRIu64 " (%5.1f%%)", id,
-                    c->method == NS_BIND_NONE ? "never bound" : c->method == NS_BIND_SEQUENCE ? "bound by SEQUENCE (implicit)"
-                    : c->method == NS_BIND_CREATE_SESSION ? "bound by CREATE_SESSION" : "bound by BIND_CONN_TO_SESSION",
-                    c->fore && c->back ? "both" : c->fore ? "fore" : c->back ? "back" : "-", c->calls,
-                    pct(c->calls, tc), c->bytes, pct(c->bytes, tb));
-            const char *dr = dir_name(c->dir_requested, true), *dg = dir_name(c->dir_granted, false);
+            fprintf(o, "      %-5s %-29s %-5s calls %6" PRIu64 " (%5.1f%%)  bytes %10" PRIu64 " (%5.1f%%)",
+                    ns_conn_name(c->conn_id, id, sizeof id), ns_bind_method_phrase(c->method),
+                    ns_channels_name(c->fore, c->back), c->calls, ns_percent((double)c->calls, (double)tot.calls),
+                    c->bytes, ns_percent((double)c->bytes, (double)tot.bytes));
+            const char *dr = ns_chan_dir_name(c->dir_requested, true), *dg = ns_chan_dir_name(c->dir_granted, false);
             if (dr || dg) fprintf(o, "  dir %s -> %s", dr ? dr : "?", dg ? dg : "?");
             if (c->cb_calls) fprintf(o, "  callbacks %" PRIu64, c->cb_calls);
             if (c->not_bound_errors) fprintf(o, "  CONN_NOT_BOUND %" PRIu64, c->not_bound_errors);
@@ -149,8 +103,8 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
         if (s->has_seq_reply) {
             fprintf(o, "    server slot limits (sr_highest_slotid/target):");
             for (uint32_t k = 0; k < s->nhistory; k++) {
-                char t[32];
-                report_clock(t, sizeof t, s->history[k].ts_ns);
+                char t[NS_TIME_STRLEN];
+                ns_clock_str(s->history[k].ts_ns, t, sizeof t);
                 fprintf(o, " %u/%u@%s", s->history[k].highest_slotid, s->history[k].target_highest_slotid, t);
             }
             if (s->history_dropped) fprintf(o, " (+%" PRIu64 " changes)", s->history_dropped);
@@ -161,7 +115,7 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
         fputc('\n', o);
         fputs("    ops", o);
         for (uint32_t op = 0; op < NS_SESSION_OPS; op++)
-            if (s->ops[op] && op != 53) fprintf(o, " %s %" PRIu64, op == NS_SESSION_OPS - 1 ? "OTHER" : ns_nfs4_op_name(op), s->ops[op]);
+            if (s->ops[op] && op != 53) fprintf(o, " %s %" PRIu64, ns_session_op_name(op), s->ops[op]); /* SEQUENCE: in every one */
         fputc('\n', o);
         if (s->nstatus) {
             fputs("    error statuses", o);
@@ -177,11 +131,10 @@ void report_sessions_text(FILE *o, ns_analyzer *a)
                 st->sessions_evicted, st->clients_evicted, st->files_evicted, st->rules_dropped);
 }
 
-void report_read_plus_text(FILE *o, ns_analyzer *a)
+void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     const struct ns_read_bytes *r = ns_analyzer_read_totals(a);
-    if (!r->read_plus_replies) return;
-    fprintf(o, "\nREAD_PLUS\n");
+    fprintf(o, "\n%s\n", sec->title);
     fprintf(o, "  %-42s %8s %6s %12s %6s %12s %8s %12s\n", "file handle", "rp", "dseg", "data bytes", "hseg", "hole bytes",
             "read", "read bytes");
     const struct ns_read_file *const *v;
@@ -189,10 +142,8 @@ void report_read_plus_text(FILE *o, ns_analyzer *a)
     for (size_t i = 0; i < n; i++) {
         const struct ns_read_bytes *f = &v[i]->r;
         if (!f->read_plus_replies) continue;
-        char h[48];
-        size_t l = v[i]->fh.len, o2 = 0;
-        for (size_t k = 0; k < l && o2 + 3 < sizeof h; k++) o2 += (size_t)snprintf(h + o2, sizeof h - o2, "%02x", v[i]->fh.data[k]);
-        if (2 * l > 40) memcpy(h + 37, "...", 4);
+        char h[41]; /* 40 columns: longer handles end in "..." */
+        ns_hex_str(v[i]->fh.data, v[i]->fh.len, h, sizeof h);
         fprintf(o, "  %-42s %8" PRIu64 " %6" PRIu64 " %12" PRIu64 " %6" PRIu64 " %12" PRIu64 " %8" PRIu64 " %12" PRIu64 "\n", h,
                 f->read_plus_replies, f->data_segments, f->data_bytes, f->hole_segments, f->hole_bytes, f->read_replies,
                 f->read_bytes);
@@ -201,7 +152,8 @@ void report_read_plus_text(FILE *o, ns_analyzer *a)
             r->read_plus_replies, r->data_segments, r->data_bytes, r->hole_segments, r->hole_bytes, r->read_replies,
             r->read_bytes);
     uint64_t tot = r->data_bytes + r->hole_bytes;
-    fprintf(o, "  READ_PLUS: %.1f%% of the bytes were holes; plain READ returned %" PRIu64 " bytes\n", pct(r->hole_bytes, tot),
+    fprintf(o, "  READ_PLUS: %.1f%% of the bytes were holes; plain READ returned %" PRIu64 " bytes\n",
+            ns_percent((double)r->hole_bytes, (double)tot),
             r->read_bytes);
 }
 
@@ -240,9 +192,9 @@ static void clients_json(FILE *o, const ns_analyzer *a)
         if (c->from_exchange_id) json_str(o, (const char *)c->owner, c->owner_len); else fputs("null", o);
         fprintf(o, ",\"owner_truncated\":%s", c->owner_len < c->owner_wire_len ? "true" : "false");
         fputs(",\"state_protect\":", o);
-        if (c->from_exchange_id) json_cstr(o, sp_name(c->sp_granted)); else fputs("null", o);
+        if (c->from_exchange_id) json_cstr(o, ns_state_protect_name(c->sp_granted)); else fputs("null", o);
         fputs(",\"state_protect_requested\":", o);
-        if (c->from_exchange_id) json_cstr(o, sp_name(c->sp_requested)); else fputs("null", o);
+        if (c->from_exchange_id) json_cstr(o, ns_state_protect_name(c->sp_requested)); else fputs("null", o);
         ku(o, "eir_sequenceid", c->eir_sequenceid);
         ku(o, "eir_flags", c->eir_flags);
         fputs(",\"server_owner\":", o);
@@ -262,7 +214,9 @@ static void clients_json(FILE *o, const ns_analyzer *a)
         fprintf(o, ",\"server_trunking\":%s", c->server_addrs > 1 ? "true" : "false");
         fputs(",\"replaces_clientid\":", o);
         if (c->replaces_clientid) fprintf(o, "\"%016" PRIx64 "\"", c->replaces_clientid); else fputs("null", o);
-        fprintf(o, ",\"connection\":\"c%u\",\"exchange_id_frames\":[", c->conn_id);
+        fputs(",\"connection\":", o);
+        json_conn(o, c->conn_id);
+        fputs(",\"exchange_id_frames\":[", o);
         if (c->exchange_call_frame) fprintf(o, "%" PRIu64 ",%" PRIu64, c->exchange_call_frame, c->exchange_reply_frame);
         fputs("],\"first_ts\":", o);
         json_ts(o, c->first_ts_ns);
@@ -293,16 +247,21 @@ static void session_json(FILE *o, const struct ns_session_view *s)
     fputs(",\"last_ts\":", o);
     json_ts(o, s->last_ts_ns);
     fputs(",\"connections\":[", o);
-    for (uint32_t k = 0; k < s->nconns; k++) fprintf(o, "%s\"c%u\"", k ? "," : "", s->conns[k].conn_id);
+    for (uint32_t k = 0; k < s->nconns; k++) {
+        if (k) fputc(',', o);
+        json_conn(o, s->conns[k].conn_id);
+    }
     fputs("],\"connection_details\":[", o);
-    uint64_t tc = 0, tb = 0;
-    for (uint32_t k = 0; k < s->nconns; k++) { tc += s->conns[k].calls; tb += s->conns[k].bytes; }
+    struct ns_session_conn_totals tot;
+    ns_session_conn_totals(s, &tot);
     for (uint32_t k = 0; k < s->nconns; k++) {
         const struct ns_session_conn *c = &s->conns[k];
-        fprintf(o, "%s{\"id\":\"c%u\",\"bound_by\":", k ? "," : "", c->conn_id);
-        if (c->method == NS_BIND_NONE) fputs("null", o); else json_cstr(o, bind_name(c->method));
+        fputs(k ? ",{\"id\":" : "{\"id\":", o);
+        json_conn(o, c->conn_id);
+        fputs(",\"bound_by\":", o);
+        if (c->method == NS_BIND_NONE) fputs("null", o); else json_cstr(o, ns_bind_method_name(c->method));
         fprintf(o, ",\"fore\":%s,\"back\":%s", c->fore ? "true" : "false", c->back ? "true" : "false");
-        const char *dr = dir_name(c->dir_requested, true), *dg = dir_name(c->dir_granted, false);
+        const char *dr = ns_chan_dir_name(c->dir_requested, true), *dg = ns_chan_dir_name(c->dir_granted, false);
         fputs(",\"dir_requested\":", o);
         if (dr) json_cstr(o, dr); else fputs("null", o);
         fputs(",\"dir_granted\":", o);
@@ -311,8 +270,8 @@ static void session_json(FILE *o, const struct ns_session_view *s)
         if (c->bind_frame) fprintf(o, "%" PRIu64, c->bind_frame); else fputs("null", o);
         ku(o, "calls", c->calls);
         ku(o, "bytes", c->bytes);
-        fprintf(o, ",\"calls_share\":%.4f,\"bytes_share\":%.4f", tc ? (double)c->calls / (double)tc : 0.0,
-                tb ? (double)c->bytes / (double)tb : 0.0);
+        fprintf(o, ",\"calls_share\":%.4f,\"bytes_share\":%.4f", ns_share((double)c->calls, (double)tot.calls),
+                ns_share((double)c->bytes, (double)tot.bytes));
         ku(o, "callbacks", c->cb_calls);
         ku(o, "conn_not_bound_errors", c->not_bound_errors);
         fputc('}', o);
@@ -368,7 +327,7 @@ static void session_json(FILE *o, const struct ns_session_view *s)
     for (uint32_t op = 0; op < NS_SESSION_OPS; op++) {
         if (!s->ops[op]) continue;
         fputs(first ? "" : ",", o);
-        json_cstr(o, op == NS_SESSION_OPS - 1 ? "OTHER" : ns_nfs4_op_name(op));
+        json_cstr(o, ns_session_op_name(op));
         fprintf(o, ":%" PRIu64, s->ops[op]);
         first = false;
     }

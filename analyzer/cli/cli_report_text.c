@@ -1,42 +1,24 @@
 #include <inttypes.h>
-#include <time.h>
 
 #include "cli_report.h"
 
-static void fmt_time(char *buf, size_t n, int64_t ns)
-{
-    time_t s = (time_t)(ns / 1000000000);
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    size_t l = strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
-    snprintf(buf + l, n - l, ".%06lld UTC", (long long)(ns % 1000000000 / 1000));
-}
-
-void report_clock(char *buf, size_t n, int64_t ns)
-{
-    time_t s = (time_t)(ns / 1000000000);
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    size_t l = strftime(buf, n, "%H:%M:%S", &tm);
-    snprintf(buf + l, n - l, ".%06lld", (long long)(ns % 1000000000 / 1000));
-}
-
 static double us(uint64_t ns) { return (double)ns / 1000.0; }
 
-static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
+static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri,
+                            const struct ns_section_info *sec)
 {
-    char a[64], b[64];
-    fprintf(o, "Capture  %s\n", ri->source);
+    char a[NS_TIME_STRLEN], b[NS_TIME_STRLEN];
+    fprintf(o, "%s  %s\n", sec->title, ri->source);
     if (st->frames) {
-        fmt_time(a, sizeof a, st->first_ts_ns);
-        fmt_time(b, sizeof b, st->last_ts_ns);
-        fprintf(o, "  span          %s .. %s (%.6f s)\n", a, b, (double)(st->last_ts_ns - st->first_ts_ns) / 1e9);
+        ns_time_str(st->first_ts_ns, a, sizeof a);
+        ns_time_str(st->last_ts_ns, b, sizeof b);
+        fprintf(o, "  span          %s .. %s (%.6f s)\n", a, b, (double)ns_capture_span_ns(st) / 1e9);
     }
     fprintf(o, "  frames        %" PRIu64 " (%" PRIu64 " bytes on the wire)", st->frames, st->bytes);
     if (st->frames_truncated) fprintf(o, ", %" PRIu64 " cut by the snapshot length", st->frames_truncated);
     fputc('\n', o);
     const char *v[10];
-    size_t nv = report_versions(st->nfs_versions, v, 10);
+    size_t nv = ns_nfs_versions(st->nfs_versions, v, 10);
     fputs("  NFS versions ", o);
     if (!nv) fputs(" none", o);
     for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
@@ -44,11 +26,11 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
 }
 
-static void section_rpc(FILE *o, const struct ns_stats *st)
+static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
 {
-    fprintf(o, "\nRPC\n  calls %" PRIu64 "  replies %" PRIu64 "  unmatched calls %" PRIu64
+    fprintf(o, "\n%s\n  calls %" PRIu64 "  replies %" PRIu64 "  unmatched calls %" PRIu64
                "  orphan replies %" PRIu64 "\n",
-            st->rpc_calls, st->rpc_replies, st->rpc_unmatched_calls, st->rpc_orphan_replies);
+            sec->title, st->rpc_calls, st->rpc_replies, st->rpc_unmatched_calls, st->rpc_orphan_replies);
     fprintf(o, "  retransmitted calls %" PRIu64 "  duplicate replies %" PRIu64 "  denied %" PRIu64
                "  not SUCCESS %" PRIu64 "  backchannel calls %" PRIu64 "  encrypted (krb5p) %" PRIu64 "\n",
             st->rpc_retransmissions, st->rpc_dup_replies, st->rpc_denied, st->rpc_not_success,
@@ -56,51 +38,51 @@ static void section_rpc(FILE *o, const struct ns_stats *st)
     if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
 }
 
-static void section_conns(FILE *o, const ns_analyzer *a)
+static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec)
 {
     size_t n = ns_analyzer_conn_count(a);
-    fprintf(o, "\nConnections (%zu)\n", n);
+    fprintf(o, "\n%s (%zu)\n", sec->title, n);
     if (!n) return;
     fprintf(o, "  %-5s %-4s %-28s %-28s %8s %8s %12s %12s %10s\n", "id", "tr", "client", "server", "calls",
             "replies", "bytes>srv", "bytes>cli", "missing");
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
-        char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[16];
+        char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
-        snprintf(ids, sizeof ids, "c%u", c->id);
         fprintf(o, "  %-5s %-4s %-28s %-28s %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "%s\n",
-                ids, c->transport == NS_TRANSPORT_UDP ? "udp" : "tcp", cl, sv, c->calls, c->replies,
+                ns_conn_name(c->id, ids, sizeof ids), ns_transport_name(c->transport), cl, sv, c->calls, c->replies,
                 c->bytes_to_server, c->bytes_to_client, c->missing_bytes, c->mid_stream ? "  (mid-stream)" : "");
     }
 }
 
-static void section_ops(FILE *o, const struct ns_stats *st)
+static void section_ops(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
 {
-    struct op_row rows[NS_OPKEY_MAX];
-    size_t n = report_op_rows(st, rows, NS_OPKEY_MAX);
-    fprintf(o, "\nOperations (latency in microseconds; NFSv4 by main operation of the COMPOUND)\n");
+    struct ns_op_row rows[NS_OPKEY_MAX];
+    size_t n = ns_op_rows(st, rows, NS_OPKEY_MAX);
+    fprintf(o, "\n%s (latency in microseconds; NFSv4 by main operation of the COMPOUND)\n", sec->title);
     if (!n) return;
     fprintf(o, "  %-22s %8s %8s %8s %10s %10s %10s %10s %10s\n", "operation", "count", "in-cpd", "errors", "mean", "p50",
             "p95", "p99", "max");
     for (size_t i = 0; i < n; i++) {
         const struct ns_op_stats *s = rows[i].s;
-        const struct ns_latency *l = &s->latency;
-        if (l->count)
+        struct ns_latency_summary l;
+        ns_latency_summarize(&s->latency, &l);
+        if (l.count)
             fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", rows[i].name,
-                    s->count, s->in_compounds, s->errors, us(l->sum_ns / l->count), us(ns_latency_percentile_ns(l, 0.50)),
-                    us(ns_latency_percentile_ns(l, 0.95)), us(ns_latency_percentile_ns(l, 0.99)), us(l->max_ns));
+                    s->count, s->in_compounds, s->errors, us(l.mean_ns), us(l.p50_ns), us(l.p95_ns), us(l.p99_ns),
+                    us(l.max_ns));
         else
             fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10s %10s %10s %10s %10s\n", rows[i].name, s->count,
                     s->in_compounds, s->errors, "-", "-", "-", "-", "-");
     }
 }
 
-static void section_status(FILE *o, const struct ns_stats *st)
+static void section_status(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
 {
-    struct status_row rows[NS_STATUS_SLOTS];
-    size_t n = report_status_rows(st, rows, NS_STATUS_SLOTS);
-    fprintf(o, "\nNFS status\n");
+    struct ns_status_row rows[NS_STATUS_SLOTS];
+    size_t n = ns_status_rows(st, rows, NS_STATUS_SLOTS);
+    fprintf(o, "\n%s\n", sec->title);
     for (size_t i = 0; i < n; i++) fprintf(o, "  %-36s %10" PRIu64 "\n", rows[i].name, rows[i].count);
 }
 
@@ -109,9 +91,9 @@ static void line_if(FILE *o, const char *what, uint64_t v)
     if (v) fprintf(o, "  %-44s %" PRIu64 "\n", what, v);
 }
 
-static void section_skipped(FILE *o, const struct ns_stats *st)
+static void section_skipped(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
 {
-    fprintf(o, "\nNot analysed\n");
+    fprintf(o, "\n%s\n", sec->title);
     uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
                    st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages |
@@ -133,17 +115,28 @@ static void section_skipped(FILE *o, const struct ns_stats *st)
     line_if(o, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
 }
 
+/* The sections, their order and which are left out come from the view. */
 void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
-    section_capture(o, st, ri);
-    section_rpc(o, st);
-    section_conns(o, a);
-    section_ops(o, st);
-    section_status(o, st);
-    report_sessions_text(o, a);
-    report_udp_text(o, a);
-    report_read_plus_text(o, a);
-    report_findings_text(o, a);
-    section_skipped(o, st);
+    struct ns_section_info sec[NS_SECTIONS];
+    ns_report_sections(a, sec);
+    for (int i = 0; i < NS_SECTIONS; i++) {
+        const struct ns_section_info *s = &sec[i];
+        if (!s->shown) continue;
+        switch (s->id) {
+        case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
+        case NS_SECTION_RPC: section_rpc(o, st, s); break;
+        case NS_SECTION_CONNECTIONS: section_conns(o, a, s); break;
+        case NS_SECTION_OPERATIONS: section_ops(o, st, s); break;
+        case NS_SECTION_STATUS: section_status(o, st, s); break;
+        case NS_SECTION_CLIENTS: report_clients_text(o, a, s); break;
+        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s); break;
+        case NS_SECTION_UDP: report_udp_text(o, a, s); break;
+        case NS_SECTION_READ_PLUS: report_read_plus_text(o, a, s); break;
+        case NS_SECTION_FINDINGS: report_findings_text(o, a, s); break;
+        case NS_SECTION_NOT_ANALYSED: section_skipped(o, st, s); break;
+        case NS_SECTIONS: break;
+        }
+    }
 }

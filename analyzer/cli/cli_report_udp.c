@@ -2,38 +2,10 @@
  * RTT, the Linux client's RTO, retransmissions and fragment losses per
  * client/server pair and timer class (doc/json-report.md). */
 #include <inttypes.h>
-#include <string.h>
 
 #include "cli_json.h"
 #include "cli_report.h"
 #include "nfsscope/udp_timing.h"
-
-static void client_str(const struct ns_udp_pair *p, char *buf)
-{
-    struct ns_endpoint e = {p->client, 0};
-    ns_endpoint_str(&e, buf, NS_ENDPOINT_STRLEN);
-    char *colon = strrchr(buf, ':'); /* any client port */
-    if (colon) *colon = 0;
-    if (p->client.family == 6 && buf[0] == '[') { /* "[fd77::2]" -> "fd77::2" */
-        memmove(buf, buf + 1, strlen(buf));
-        char *b = strrchr(buf, ']');
-        if (b) *b = 0;
-    }
-}
-
-static bool class_used(const struct ns_udp_class *c)
-{
-    return c->calls || c->retransmissions || c->dup_replies || c->lost_to_fragments;
-}
-
-/* Retransmissions that were needed (not spurious) plus calls never answered,
- * over all transmissions: the share of round trips lost. */
-static double loss_rate(const struct ns_udp_class *c)
-{
-    uint64_t sends = c->calls + c->retransmissions;
-    uint64_t lost = (c->retransmissions > c->spurious ? c->retransmissions - c->spurious : 0) + c->unanswered;
-    return sends ? (double)lost / (double)sends : 0;
-}
 
 /* ns as milliseconds with 6 decimals, exact. */
 static void ms(FILE *o, int64_t ns)
@@ -44,68 +16,57 @@ static void ms(FILE *o, int64_t ns)
 
 static double msd(int64_t ns) { return (double)ns / 1e6; }
 
-static void pair_totals(const struct ns_udp_pair *p, uint64_t *calls, uint64_t *retrans, uint64_t *lost)
-{
-    *calls = *retrans = *lost = 0;
-    for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
-        *calls += p->cls[k].calls;
-        *retrans += p->cls[k].retransmissions;
-        *lost += p->cls[k].lost_to_fragments;
-    }
-}
-
-void report_udp_text(FILE *o, ns_analyzer *a)
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
-    if (!n) return;
-    const struct ns_stats *st = ns_analyzer_stats(a);
-    int64_t span = st->last_ts_ns - st->first_ts_ns;
-    fprintf(o, "\nUDP transport (per client/server and Linux timer class; times in ms; srtt/rttvar/rto as a Linux "
-               "client would compute them)\n");
+    int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
+    fprintf(o, "\n%s (per client/server and Linux timer class; times in ms; srtt/rttvar/rto as a Linux "
+               "client would compute them)\n", sec->title);
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
-        client_str(p, cl);
+        ns_addr_str(&p->client, cl, sizeof cl); /* any client port */
         ns_endpoint_str(&p->server, sv, sizeof sv);
-        uint64_t calls, retrans, lost;
-        pair_totals(p, &calls, &retrans, &lost);
+        struct ns_udp_totals t;
+        ns_udp_pair_totals(p, &t);
         fprintf(o, "  %s -> %s  calls %" PRIu64 "  retransmissions %" PRIu64 "  major timeouts %" PRIu64
                    "  waited on timeouts %.3f s (%.1f%% of the capture)\n",
-                cl, sv, calls, retrans, p->major_timeouts, (double)p->wait_ns / 1e9,
-                span > 0 ? 100.0 * (double)p->wait_ns / (double)span : 0.0);
+                cl, sv, t.calls, t.retransmissions, p->major_timeouts, (double)p->wait_ns / 1e9,
+                ns_percent((double)p->wait_ns, (double)span));
         if (p->fragmented_datagrams)
             fprintf(o, "    IP fragmentation: %" PRIu64 " datagrams, %" PRIu64 " incomplete (%" PRIu64
                        " without RPC header, %" PRIu64 " replies not resent), up to %u fragments of up to %u bytes, "
                        "MTU ~%u; replies lost to fragments %" PRIu64 "\n",
                     p->fragmented_datagrams, p->incomplete_datagrams, p->incomplete_no_header,
-                    p->incomplete_not_resent, p->fragments_max, p->fragment_max_bytes, p->mtu, lost);
+                    p->incomplete_not_resent, p->fragments_max, p->fragment_max_bytes, p->mtu, t.lost_to_fragments);
         fprintf(o, "    %-8s %6s %5s %6s %8s %8s %8s %8s %8s %6s %5s %8s %8s %7s %5s %5s %5s %6s\n", "class", "calls",
                 "unans", "rtt-n", "rtt-min", "rtt-mean", "srtt", "rttvar", "rto", "resent", "sends", "gap-max",
                 "gap/tmo", "gap/rto", "spur", "dupr", "fragl", "loss%");
         for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
             const struct ns_udp_class *c = &p->cls[k];
-            if (!class_used(c)) continue;
+            if (!ns_udp_class_used(c)) continue;
+            struct ns_udp_class_means m;
+            ns_udp_class_means(c, &m);
             char rmin[16] = "-", rmean[16] = "-", srtt[16] = "-", dev[16] = "-", gmax[16] = "-", tmo[16] = "-",
                  rr[16] = "-";
             if (c->rtt_samples) {
                 snprintf(rmin, sizeof rmin, "%.3f", msd(c->rtt_min_ns));
-                snprintf(rmean, sizeof rmean, "%.3f", msd(c->rtt_sum_ns / (int64_t)c->rtt_samples));
+                snprintf(rmean, sizeof rmean, "%.3f", msd(m.rtt_mean_ns));
             }
             if (k) {
                 snprintf(srtt, sizeof srtt, "%.3f", msd(c->srtt_ns));
                 snprintf(dev, sizeof dev, "%.3f", msd(c->rttvar_ns));
             }
-            uint64_t timed = c->retransmissions - c->late_retransmissions;
             if (c->retransmissions) {
                 snprintf(gmax, sizeof gmax, "%.3f", msd(c->gap_max_ns));
-                if (timed) snprintf(tmo, sizeof tmo, "%.2f", c->timeout_ratio_sum / (double)timed);
+                if (m.timed_resends) snprintf(tmo, sizeof tmo, "%.2f", m.timeout_ratio_mean);
                 snprintf(rr, sizeof rr, "%.2f", c->rto_ratio_max);
             }
             fprintf(o, "    %-8s %6" PRIu64 " %5" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8.3f %6" PRIu64 " %5u %8s %8s %7s %5" PRIu64
                        " %5" PRIu64 " %5" PRIu64 " %6.1f\n",
                     ns_udp_timer_name(k), c->calls, c->unanswered, c->rtt_samples, rmin, rmean, srtt, dev,
                     msd(c->rto_ns), c->retransmissions, c->sends_max, gmax, tmo, rr, c->spurious, c->dup_replies,
-                    c->lost_to_fragments, 100.0 * loss_rate(c));
+                    c->lost_to_fragments, 100.0 * ns_udp_loss_rate(c));
         }
     }
     uint64_t ep = ns_analyzer_udp_evicted_pairs(a), er = ns_analyzer_udp_evicted_resends(a);
@@ -120,7 +81,7 @@ static void kv_d(FILE *o, const char *k, double v) { fprintf(o, ",\"%s\":%.4f", 
 static void endpoints_json(FILE *o, const struct ns_udp_pair *p)
 {
     char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
-    client_str(p, cl);
+    ns_addr_str(&p->client, cl, sizeof cl);
     ns_endpoint_str(&p->server, sv, sizeof sv);
     fputs("{\"client\":", o);
     json_cstr(o, cl);
@@ -131,15 +92,16 @@ static void endpoints_json(FILE *o, const struct ns_udp_pair *p)
 void report_udp_json(FILE *o, ns_analyzer *a)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
-    const struct ns_stats *st = ns_analyzer_stats(a);
-    int64_t span = st->last_ts_ns - st->first_ts_ns;
+    int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
     fputs(",\"udp\":[", o);
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
         for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
             const struct ns_udp_class *c = &p->cls[k];
-            if (!class_used(c)) continue;
+            if (!ns_udp_class_used(c)) continue;
+            struct ns_udp_class_means m;
+            ns_udp_class_means(c, &m);
             if (!first) fputc(',', o);
             first = false;
             endpoints_json(o, p);
@@ -150,7 +112,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
             kv_u(o, "unanswered", c->unanswered);
             kv_u(o, "rtt_samples", c->rtt_samples);
             kv_ms(o, "rtt_min_ms", c->rtt_samples ? c->rtt_min_ns : -1);
-            kv_ms(o, "rtt_mean_ms", c->rtt_samples ? c->rtt_sum_ns / (int64_t)c->rtt_samples : -1);
+            kv_ms(o, "rtt_mean_ms", m.rtt_mean_ns);
             kv_ms(o, "rtt_max_ms", c->rtt_samples ? c->rtt_max_ns : -1);
             kv_ms(o, "srtt_ms", k ? c->srtt_ns : -1);
             kv_ms(o, "rttvar_ms", k ? c->rttvar_ns : -1);
@@ -159,17 +121,16 @@ void report_udp_json(FILE *o, ns_analyzer *a)
             kv_u(o, "retransmitted_calls", c->retransmitted_calls);
             kv_u(o, "sends_max", c->sends_max);
             kv_ms(o, "gap_min_ms", c->retransmissions ? c->gap_min_ns : -1);
-            kv_ms(o, "gap_mean_ms", c->retransmissions ? c->gap_sum_ns / (int64_t)c->retransmissions : -1);
+            kv_ms(o, "gap_mean_ms", m.gap_mean_ns);
             kv_ms(o, "gap_max_ms", c->retransmissions ? c->gap_max_ns : -1);
-            uint64_t timed = c->retransmissions - c->late_retransmissions;
-            if (timed) {
-                kv_d(o, "timeout_ratio_mean", c->timeout_ratio_sum / (double)timed);
+            if (m.timed_resends) {
+                kv_d(o, "timeout_ratio_mean", m.timeout_ratio_mean);
                 kv_d(o, "timeout_ratio_max", c->timeout_ratio_max);
                 kv_d(o, "rto_ratio_max", c->rto_ratio_max);
             } else {
                 fputs(",\"timeout_ratio_mean\":null,\"timeout_ratio_max\":null,\"rto_ratio_max\":null", o);
             }
-            if (timed && c->rtt_ratio_max > 0) kv_d(o, "rtt_ratio_max", c->rtt_ratio_max);
+            if (m.timed_resends && c->rtt_ratio_max > 0) kv_d(o, "rtt_ratio_max", c->rtt_ratio_max);
             else fputs(",\"rtt_ratio_max\":null", o);
             kv_u(o, "backoff_doubling", c->backoff_doubling);
             kv_u(o, "backoff_other", c->backoff_other);
@@ -180,7 +141,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
             kv_u(o, "dup_replies", c->dup_replies);
             kv_u(o, "fragmented_replies", c->fragmented_replies);
             kv_u(o, "lost_to_fragments", c->lost_to_fragments);
-            kv_d(o, "loss_rate", loss_rate(c));
+            kv_d(o, "loss_rate", ns_udp_loss_rate(c));
             fputc('}', o);
         }
     }
@@ -189,18 +150,18 @@ void report_udp_json(FILE *o, ns_analyzer *a)
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
         if (i) fputc(',', o);
         endpoints_json(o, p);
-        uint64_t calls, retrans, lost;
-        pair_totals(p, &calls, &retrans, &lost);
-        kv_u(o, "calls", calls);
-        kv_u(o, "retransmissions", retrans);
+        struct ns_udp_totals t;
+        ns_udp_pair_totals(p, &t);
+        kv_u(o, "calls", t.calls);
+        kv_u(o, "retransmissions", t.retransmissions);
         kv_u(o, "major_timeouts", p->major_timeouts);
         kv_ms(o, "wait_ms", p->wait_ns);
-        kv_d(o, "wait_share", span > 0 ? (double)p->wait_ns / (double)span : 0.0);
+        kv_d(o, "wait_share", ns_share((double)p->wait_ns, (double)span));
         kv_u(o, "fragmented_datagrams", p->fragmented_datagrams);
         kv_u(o, "incomplete_datagrams", p->incomplete_datagrams);
         kv_u(o, "incomplete_no_header", p->incomplete_no_header);
         kv_u(o, "incomplete_not_resent", p->incomplete_not_resent);
-        kv_u(o, "lost_to_fragments", lost);
+        kv_u(o, "lost_to_fragments", t.lost_to_fragments);
         kv_u(o, "mtu", p->mtu);
         kv_u(o, "fragment_max_bytes", p->fragment_max_bytes);
         kv_u(o, "fragments_max", p->fragments_max);

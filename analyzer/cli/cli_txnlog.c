@@ -1,32 +1,7 @@
 #include "cli_txnlog.h"
 
 #include "cli_json.h"
-
-const char *rpc_status_name(uint32_t s)
-{
-    switch (s) {
-    case NS_RPC_SUCCESS: return "SUCCESS";
-    case NS_RPC_PROG_UNAVAIL: return "PROG_UNAVAIL";
-    case NS_RPC_PROG_MISMATCH: return "PROG_MISMATCH";
-    case NS_RPC_PROC_UNAVAIL: return "PROC_UNAVAIL";
-    case NS_RPC_GARBAGE_ARGS: return "GARBAGE_ARGS";
-    case NS_RPC_SYSTEM_ERR: return "SYSTEM_ERR";
-    case NS_RPC_RPC_MISMATCH: return "RPC_MISMATCH";
-    case NS_RPC_AUTH_ERROR: return "AUTH_ERROR";
-    default: return "UNKNOWN";
-    }
-}
-
-const char *txn_status_name(const struct ns_txn *t)
-{
-    if (!t->has_status) return NULL;
-    switch (t->kind) {
-    case NS_TXN_NFS3: return ns_nfs3_status_name(t->status);
-    case NS_TXN_NFS4: case NS_TXN_NFS4_CB: return ns_nfs4_status_name(t->status);
-    case NS_TXN_MOUNT: return ns_mount3_status_name(t->status);
-    default: return NULL;
-    }
-}
+#include "nfsscope/view.h"
 
 static void null_or_u(FILE *o, const char *key, bool have, unsigned long long v)
 {
@@ -37,15 +12,13 @@ static void null_or_u(FILE *o, const char *key, bool have, unsigned long long v)
 static void write_ops(FILE *o, const struct ns_txn *t)
 {
     fputs(",\"ops\":[", o);
-    bool v4 = (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) && t->proc == 1 && t->call_frame;
-    if (v4) {
-        const struct nfs4_call *c = &t->u.v4.call;
-        for (uint16_t i = 0; i < c->nops; i++) {
+    if (ns_txn_is_compound(t) && t->call_frame) {
+        for (uint16_t i = 0; i < t->u.v4.call.nops; i++) {
             if (i) fputc(',', o);
-            json_cstr(o, t->kind == NS_TXN_NFS4 ? ns_nfs4_op_name(c->op[i]) : ns_nfs4_cb_op_name(c->op[i]));
+            json_cstr(o, ns_txn_op_name(t, i));
         }
     } else if (t->call_frame) {
-        json_cstr(o, ns_rpc_proc_name(t->backchannel ? 0x40000000u : t->prog, t->vers, t->proc));
+        json_cstr(o, ns_txn_proc_name(t));
     }
     fputc(']', o);
 }
@@ -67,8 +40,9 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     if (reply) fprintf(o, "%llu", (unsigned long long)t->reply_frame); else fputs("null", o);
     fputs(",\"ts\":", o);
     json_ts(o, call ? t->call_ts_ns : t->reply_ts_ns);
-    fprintf(o, ",\"conn\":\"c%u\",\"transport\":\"%s\",\"client\":", t->conn_id,
-            c && c->transport == NS_TRANSPORT_UDP ? "udp" : "tcp");
+    fputs(",\"conn\":", o);
+    json_conn(o, t->conn_id);
+    fprintf(o, ",\"transport\":\"%s\",\"client\":", ns_transport_name(c ? c->transport : NS_TRANSPORT_TCP));
     json_cstr(o, cli);
     fputs(",\"server\":", o);
     json_cstr(o, srv);
@@ -76,22 +50,22 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     null_or_u(o, "prog", call, t->prog);
     null_or_u(o, "vers", call, t->vers);
     null_or_u(o, "proc", call, t->proc);
-    bool v4 = (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) && t->proc == 1;
+    bool v4 = ns_txn_is_compound(t);
     const struct nfs4_call *c4 = &t->u.v4.call;
     const struct nfs4_reply *r4 = &t->u.v4.reply;
     null_or_u(o, "minor", v4 && call, c4->minor);
     fprintf(o, ",\"backchannel\":%s", t->backchannel ? "true" : "false");
     fputs(",\"auth\":", o);
     if (call) json_cstr(o, ns_auth_flavor_name(t->auth_flavor)); else fputs("null", o);
-    static const char *const svc[] = {NULL, "none", "integrity", "privacy"};
+    const char *svc = ns_gss_service_name(t->gss_service);
     fputs(",\"gss_service\":", o);
-    if (t->gss_service && t->gss_service <= 3) json_cstr(o, svc[t->gss_service]); else fputs("null", o);
+    if (svc) json_cstr(o, svc); else fputs("null", o);
     fputs(",\"tag\":", o);
     if (v4 && call) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
     write_ops(o, t);
     fputs(",\"rpc_status\":", o);
-    if (reply) json_cstr(o, rpc_status_name(t->rpc_status)); else fputs("null", o);
-    const char *st = txn_status_name(t);
+    if (reply) json_cstr(o, ns_rpc_status_name(t->rpc_status)); else fputs("null", o);
+    const char *st = ns_txn_status_name(t);
     fputs(",\"status\":", o);
     if (st) json_cstr(o, st); else fputs("null", o);
     fputs(",\"op_status\":", o);
@@ -110,7 +84,7 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     null_or_u(o, "call_bytes", call, t->call_bytes);
     null_or_u(o, "reply_bytes", reply, t->reply_bytes);
     fprintf(o, ",\"sends\":%u,\"send_ts\":[", t->sends);
-    unsigned kept = call ? (t->sends < NS_TXN_SENDS_KEPT ? t->sends : NS_TXN_SENDS_KEPT) : 0;
+    unsigned kept = ns_txn_sends_kept(t);
     for (unsigned i = 0; i < kept; i++) {
         if (i) fputc(',', o);
         json_ts(o, t->send_ts_ns[i]);

@@ -12,8 +12,5 @@ struct txnlog {
 
 /* ns_txn_fn for ns_analyzer_on_txn; ctx is a struct txnlog. */
 void txnlog_write(void *ctx, const struct ns_txn *t);
-/* Name of a transaction's final status, or NULL when it has none. */
-const char *txn_status_name(const struct ns_txn *t);
-const char *rpc_status_name(uint32_t s);
 
 #endif

@@ -182,7 +182,7 @@ int main(int argc, char **argv)
     else if (report) report_text(out, a, &ri);
 
     int status = ri.partial ? 2 : 0;
-    if (status == 0 && o.fail_on && report_has_finding(a, o.fail_on)) status = 3;
+    if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
     if (fflush(out) != 0 || (log && fflush(log) != 0)) {
         fprintf(stderr, "nfsscope: writing output: %s\n", strerror(errno));
         status = 1;
