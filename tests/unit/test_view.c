@@ -325,7 +325,7 @@ static void test_rows(void)
 
 static void test_sections_and_kinds(void)
 {
-    ns_analyzer *a = ns_analyzer_new(NULL);
+    ns_analyzer *a = ns_analyzer_new(NULL, NULL, 0);
     CHECK(a != NULL);
     if (!a) return;
     ns_analyzer_finish(a);

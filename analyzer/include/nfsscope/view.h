@@ -21,6 +21,9 @@
 #include "nfsscope/nfsscope.h"
 #include "nfsscope/udp_timing.h"
 
+/* Everything declared here is the library's public ABI (the rest is hidden). */
+#pragma GCC visibility push(default)
+
 /* ---- names (static strings) ---- */
 
 const char *ns_state_protect_name(uint32_t sp);  /* "SP4_NONE", "SP4_MACH_CRED", "SP4_SSV"; else "UNKNOWN" */
@@ -120,5 +123,7 @@ void ns_report_sections(ns_analyzer *a, struct ns_section_info out[NS_SECTIONS])
 bool ns_kind_listed(const char *kind, const char *kinds);
 /* true if a finding of one of the comma-separated kinds exists. */
 bool ns_findings_any_of(ns_analyzer *a, const char *kinds);
+
+#pragma GCC visibility pop
 
 #endif
