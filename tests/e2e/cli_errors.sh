@@ -34,7 +34,7 @@ expect 1 "^nfsscope: $T: is a directory$" -- -r "$T"
 expect 1 "^nfsscope: $T/hdr.pcap: capture file header is cut off$" -- -r "$T/hdr.pcap"
 expect 1 "^nfsscope: $T/wifi.pcap: unsupported link type IEEE802_11 \(105\)" -- -r "$T/wifi.pcap"
 expect 1 "^nfsscope: nosuchif0: no such interface$" -- -i nosuchif0
-expect 1 "^nfsscope: filter 'port \(\(': " -- -r "$S/nfsv3-tcp.pcap" 'port (('
+expect 1 "^nfsscope: .*nfsv3-tcp.pcap: filter 'port \(\(': " -- -r "$S/nfsv3-tcp.pcap" 'port (('
 expect 1 "^nfsscope: --format: expected text or json" -- -r "$S/nfsv3-tcp.pcap" --format xml
 expect 1 "^nfsscope: --memcap: " -- -r "$S/nfsv3-tcp.pcap" --memcap 12Q
 expect 1 "^nfsscope: give exactly one of -r FILE or -i INTERFACE" --

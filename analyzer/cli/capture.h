@@ -1,0 +1,47 @@
+/* The capture source of the program: a file ('-' = stdin) or a live
+ * interface, opened with the user's options, read frame by frame, with the
+ * capture's own counters (kernel and interface drops for live capture) and
+ * an optional copy of what was captured (-w, rotated with -C/-W). The main
+ * loop (batch, or the screen) only calls these. */
+#ifndef NFSSCOPE_CAPTURE_H
+#define NFSSCOPE_CAPTURE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli_options.h"
+#include "nfsscope/nfsscope.h"
+
+struct capture;
+
+struct capture_stats {
+    bool live;
+    const char *source;        /* file name, "standard input" or the interface */
+    uint64_t frames;           /* frames handed out */
+    uint64_t kernel_drops;     /* live: pcap_stats ps_drop (ring full) */
+    uint64_t interface_drops;  /* live: pcap_stats ps_ifdrop */
+    bool stats_ok;             /* drops are known (pcap_stats answered) */
+};
+
+/* Open what o names. NULL with a one-line reason in err on failure. */
+struct capture *capture_open(const struct options *o, char *err, size_t errlen);
+void capture_close(struct capture *c);
+int capture_datalink(const struct capture *c);
+/* The file being read (for progress), or NULL (live, stdin counts too). */
+FILE *capture_file(const struct capture *c);
+/* A descriptor to poll for frames (live capture), or -1 (files: always ready). */
+int capture_fd(const struct capture *c);
+/* The next frame into *f (valid until the next call): 1 a frame, 0 none
+ * within the read timeout (live), -1 the end: end of file, stopped (and the
+ * ring drained), or an error (capture_error says which). */
+int capture_next(struct capture *c, struct ns_frame *f);
+/* Ask the capture to end; safe in a signal handler. Frames already in the
+ * kernel ring are still handed out by capture_next before it returns -1. */
+void capture_stop(struct capture *c);
+/* The reason the capture ended early (damaged file, device gone), or NULL. */
+const char *capture_error(const struct capture *c);
+/* Counters now (for live capture, reads pcap_stats). */
+void capture_stats(struct capture *c, struct capture_stats *out);
+
+#endif
