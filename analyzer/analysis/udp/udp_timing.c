@@ -22,6 +22,8 @@
  *   after the first fragment arrived.
  * - wait: union of [previous send, resend] intervals, merged in packet order
  *   (a lower bound when a long wait starts before an earlier short one ended).
+ * Findings are raised and kept up to date while feeding (udp_findings.c);
+ * the pair table is udp_pairs.c.
  */
 #include <stdlib.h>
 #include <string.h>
