@@ -116,6 +116,7 @@ static int64_t feed_span(const struct udp_timing *u)
 
 static void sync_pair(struct udp_timing *u, struct pair *p, unsigned occ, uint64_t frame, int64_t span)
 {
+    if (!u->fs) return; /* no store: figures only */
     struct totals s = pair_totals(p);
     char msg[NS_FINDING_MSG_MAX];
     for (unsigned k = 0; k < UDP_FK_KINDS; k++) {
