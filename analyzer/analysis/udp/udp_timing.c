@@ -22,58 +22,13 @@
  *   after the first fragment arrived.
  * - wait: union of [previous send, resend] intervals, merged in packet order
  *   (a lower bound when a long wait starts before an earlier short one ended).
+ * Findings are raised and kept up to date while feeding (udp_findings.c);
+ * the pair table is udp_pairs.c.
  */
-#include "udp_model.h"
-
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nfsscope/nfsscope.h"
-#include "udp_rtt.h"
-
-#define FRAME_SET 8
-
-/* Example frames of one finding kind, and the times of its first and last event. */
-struct frame_set { uint8_t n; uint64_t f[FRAME_SET]; int64_t first_ts, last_ts; };
-
-struct pair {
-    struct ns_udp_pair v;          /* the public view */
-    struct udp_rtt rtt;
-    int64_t wait_end;              /* end of the merged wait intervals */
-    uint8_t nconns;
-    uint32_t conns[NS_FINDING_CONNS];
-    struct frame_set inflated_frames, frag_frames, spurious_frames;
-    int64_t inflated_gap_max, inflated_rto;  /* the worst inflated resend */
-};
-
-struct resend {
-    struct ns_addr client, server;
-    uint16_t sport;
-    uint8_t timer;
-    uint32_t xid;
-    int64_t ts;
-    uint64_t frame;
-};
-
-struct udp_timing {
-    struct memcap *mc;
-    struct udp_timing_cfg cfg;
-    int64_t majortimeo;
-    struct pair *p;
-    size_t n, cap;
-    size_t last;                   /* last pair found */
-    struct findings *fs;
-    struct analysis_amend amend;
-    bool finished;
-    uint64_t evicted_pairs, evicted_resends;
-    struct resend *ring;
-    size_t ring_n, ring_head;
-    /* the fragmented datagram being delivered (frame), for its call/reply */
-    uint64_t frag_frame;
-    uint32_t frag_count, frag_max_len;
-    uint8_t frag_ipver;
-};
+#include "udp_int.h"
 
 /* ---- timer classes ---- */
 
@@ -99,7 +54,7 @@ const char *ns_udp_timer_name(unsigned timer)
     return timer < NS_UDP_TIMERS ? names[timer] : "other";
 }
 
-/* ---- table ---- */
+/* ---- life ---- */
 
 struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg *cfg, struct findings *fs)
 {
@@ -107,6 +62,8 @@ struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg
     if (!u) return NULL;
     u->mc = mc;
     u->fs = fs;
+    u->ts_lo = 1;
+    u->ts_hi = 0;
     if (cfg) u->cfg = *cfg;
     if (!(u->cfg.rto_factor > 0)) u->cfg.rto_factor = UDP_DEFAULT_RTO_FACTOR;
     if (u->cfg.timeo_ns <= 0) u->cfg.timeo_ns = UDP_DEFAULT_TIMEO_NS;
@@ -121,79 +78,10 @@ struct udp_timing *udp_timing_new(struct memcap *mc, const struct udp_timing_cfg
 void udp_timing_free(struct udp_timing *u)
 {
     if (!u) return;
-    memcap_give(u->mc, MEM_SESSIONS, u->cap * sizeof *u->p);
-    free(u->p);
+    udp_pairs_free(u);
     if (u->ring) memcap_give(u->mc, MEM_SESSIONS, UDP_RESENDS_KEPT * sizeof *u->ring);
     free(u->ring);
     free(u);
-}
-
-static bool addr_eq(const struct ns_addr *a, const struct ns_addr *b)
-{
-    return a->family == b->family && memcmp(a->a, b->a, 16) == 0;
-}
-
-static void refresh(struct pair *p)
-{
-    for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
-        p->v.cls[k].rto_ns = udp_rtt_rto(&p->rtt, k);
-        p->v.cls[k].srtt_ns = udp_rtt_srtt(&p->rtt, k);
-        p->v.cls[k].rttvar_ns = udp_rtt_dev(&p->rtt, k);
-    }
-}
-
-static struct pair *find_pair(struct udp_timing *u, const struct ns_addr *cl, const struct ns_addr *sv, int port)
-{
-    if (u->last < u->n) {
-        struct pair *p = &u->p[u->last];
-        if ((port < 0 || p->v.server.port == port) && addr_eq(&p->v.client, cl) && addr_eq(&p->v.server.addr, sv))
-            return p;
-    }
-    for (size_t i = 0; i < u->n; i++) {
-        struct pair *p = &u->p[i];
-        if ((port < 0 || p->v.server.port == port) && addr_eq(&p->v.client, cl) && addr_eq(&p->v.server.addr, sv)) {
-            u->last = i;
-            return p;
-        }
-    }
-    return NULL;
-}
-
-/* The pair of a connection, created if new; NULL only without memory. */
-static struct pair *get_pair(struct udp_timing *u, const struct ns_addr *cl, const struct ns_endpoint *sv, int64_t now)
-{
-    struct pair *p = find_pair(u, cl, &sv->addr, sv->port);
-    if (p) return p;
-    if (u->n == u->cap && u->cap < UDP_PAIRS_MAX) {
-        size_t ncap = u->cap ? u->cap * 2 : 8;
-        if (ncap > UDP_PAIRS_MAX) ncap = UDP_PAIRS_MAX;
-        size_t grow = (ncap - u->cap) * sizeof *u->p;
-        if (memcap_take(u->mc, MEM_SESSIONS, grow)) {
-            struct pair *np = realloc(u->p, ncap * sizeof *np);
-            if (np) { u->p = np; u->cap = ncap; }
-            else memcap_give(u->mc, MEM_SESSIONS, grow);
-        }
-    }
-    if (u->n == u->cap) {
-        if (u->n == 0) return NULL;
-        /* Evict the pair idle the longest (first in order on ties). */
-        size_t old = 0;
-        for (size_t i = 1; i < u->n; i++)
-            if (u->p[i].v.last_ts_ns < u->p[old].v.last_ts_ns) old = i;
-        memmove(&u->p[old], &u->p[old + 1], (u->n - old - 1) * sizeof *u->p);
-        u->n--;
-        u->evicted_pairs++;
-    }
-    p = &u->p[u->n];
-    memset(p, 0, sizeof *p);
-    p->v.client = *cl;
-    p->v.server = *sv;
-    p->v.first_ts_ns = p->v.last_ts_ns = now;
-    for (unsigned k = 0; k < NS_UDP_TIMERS; k++) p->v.cls[k].rtt_min_ns = p->v.cls[k].gap_min_ns = -1;
-    udp_rtt_init(&p->rtt, u->cfg.timeo_ns);
-    refresh(p);
-    u->last = u->n++;
-    return p;
 }
 
 static void frame_add(struct frame_set *s, uint64_t f, int64_t ts)
@@ -209,22 +97,32 @@ static void frame_add(struct frame_set *s, uint64_t f, int64_t ts)
     s->n++;
 }
 
-static void conn_add(struct pair *p, uint32_t id)
+/* true if the pair's set changed */
+static bool conn_add(struct pair *p, uint32_t id)
 {
     unsigned i = 0;
     while (i < p->nconns && p->conns[i] < id) i++;
-    if (i < p->nconns && p->conns[i] == id) return;
-    if (p->nconns == NS_FINDING_CONNS) { if (i == p->nconns) return; p->nconns--; }
+    if (i < p->nconns && p->conns[i] == id) return false;
+    if (p->nconns == NS_FINDING_CONNS) { if (i == p->nconns) return false; p->nconns--; }
     memmove(&p->conns[i + 1], &p->conns[i], (p->nconns - i) * sizeof p->conns[0]);
     p->conns[i] = id;
     p->nconns++;
+    return true;
+}
+
+static void see_time(struct udp_timing *u, int64_t now)
+{
+    if (u->ts_hi < u->ts_lo) u->ts_lo = u->ts_hi = now;
+    else if (now < u->ts_lo) u->ts_lo = now;
+    else if (now > u->ts_hi) u->ts_hi = now;
 }
 
 static struct pair *txn_pair(struct udp_timing *u, const struct ns_txn *t, const struct ns_conn *c, int64_t now)
 {
     if (!c || c->transport != NS_TRANSPORT_UDP || t->backchannel || !t->call_frame) return NULL;
-    struct pair *p = get_pair(u, &c->client.addr, &c->server, now);
+    struct pair *p = udp_pair_get(u, &c->client.addr, &c->server, now);
     if (p && now > p->v.last_ts_ns) p->v.last_ts_ns = now;
+    see_time(u, now);
     return p;
 }
 
@@ -249,10 +147,11 @@ static double rtt_mean_ref(const struct pair *p, unsigned timer)
     return n ? (double)sum / (double)n : 0;
 }
 
-/* Take the fragment facts of the datagram being delivered in this frame. */
-static void take_fragments(struct udp_timing *u, struct pair *p, struct ns_udp_class *c, uint64_t frame, bool reply)
+/* Take the fragment facts of the datagram being delivered in this frame
+ * (true if there were some). */
+static bool take_fragments(struct udp_timing *u, struct pair *p, struct ns_udp_class *c, uint64_t frame, bool reply)
 {
-    if (u->frag_frame != frame || !frame) return;
+    if (u->frag_frame != frame || !frame) return false;
     u->frag_frame = 0;
     p->v.fragmented_datagrams++;
     if (reply) c->fragmented_replies++;
@@ -261,14 +160,46 @@ static void take_fragments(struct udp_timing *u, struct pair *p, struct ns_udp_c
         p->v.fragment_max_bytes = u->frag_max_len;
         p->v.mtu = u->frag_max_len + (u->frag_ipver == 6 ? 48 : 20);
     }
+    return true;
 }
 
-static void mark_spurious(struct pair *p, struct ns_txn *t, uint64_t frame, int64_t ts)
+/* The last resend of the call (frame resend; 0: not kept, past
+ * NS_TXN_SENDS_KEPT sends) was not needed, as frame by_frame showed. Without
+ * its frame the finding keeps by_frame (as it always did) and no amendment is
+ * told. true if newly marked (once per call). */
+static bool mark_spurious(struct udp_timing *u, struct pair *p, struct ns_txn *t, int64_t ts, uint64_t resend,
+                          uint64_t by_frame, uint64_t *occ_frame)
 {
-    if (t->udp_spurious) return;
+    if (t->udp_spurious) return false;
     t->udp_spurious = true;
     p->v.cls[t->udp_timer].spurious++;
-    frame_add(&p->spurious_frames, frame, ts);
+    *occ_frame = resend ? resend : by_frame;
+    frame_add(&p->sets[UDP_FK_SPURIOUS], *occ_frame, ts);
+    if (resend) analysis_amend_tell(&u->amend, resend, NS_AMEND_SPURIOUS_RESEND, t, by_frame);
+    return true;
+}
+
+/* The per-frame facts: send number, estimator of the call's class now. */
+static uint64_t last_send_frame(const struct ns_txn *t)
+{
+    return t->sends && t->sends <= NS_TXN_SENDS_KEPT ? t->send_frame[t->sends - 1] : 0;
+}
+
+static void frame_info(struct udp_frame_info *out, const struct pair *p, const struct ns_txn *t)
+{
+    out->udp = true;
+    out->send_no = t->sends ? t->sends : 1;
+    if (!p) return;
+    unsigned timer = t->udp_timer;
+    /* class 0 has only the fixed timeout: nothing estimated */
+    out->srtt_ns = timer ? udp_rtt_srtt(&p->rtt, timer) : 0;
+    out->rto_ns = timer ? udp_rtt_rto(&p->rtt, timer) : 0;
+}
+
+static bool info_start(struct udp_frame_info *out, const struct ns_txn *t, const struct ns_conn *c)
+{
+    if (out) *out = (struct udp_frame_info){.rtt_ns = -1};
+    return out && c && c->transport == NS_TRANSPORT_UDP && !t->backchannel && t->call_frame;
 }
 
 /* ---- events ---- */
@@ -278,9 +209,12 @@ void udp_timing_set_amend(struct udp_timing *u, const struct analysis_amend *am)
 void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now, uint64_t frame,
                         struct udp_frame_info *out)
 {
-    (void)out;
+    bool info = info_start(out, t, c);
     struct pair *p = txn_pair(u, t, c, now);
-    if (!p) return;
+    if (!p) {
+        if (info) frame_info(out, NULL, t);
+        return;
+    }
     unsigned timer = ns_udp_timer_class(t->prog, t->vers, t->proc);
     struct ns_udp_class *k = &p->v.cls[timer];
     t->udp_timer = (uint8_t)timer;
@@ -288,8 +222,13 @@ void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_
     t->udp_retries = 0;
     t->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, 0, UDP_RTO_MAX_NS);
     k->calls++;
-    conn_add(p, c->id);
-    take_fragments(u, p, k, frame, false);
+    bool changed = conn_add(p, c->id);
+    changed |= take_fragments(u, p, k, frame, false);
+    if (changed) udp_findings_update(u, p, UDP_FK_NONE, 0);
+    if (info) {
+        frame_info(out, p, t);
+        out->armed_timeout_ns = t->udp_timeout_ns;
+    }
 }
 
 static void record_resend(struct udp_timing *u, const struct pair *p, const struct ns_txn *t, int64_t now,
@@ -319,32 +258,16 @@ static void record_resend(struct udp_timing *u, const struct pair *p, const stru
     r->xid = t->xid;
     r->ts = now;
     r->frame = frame;
+    r->prev_frame = t->sends >= 2 && t->sends - 2 < NS_TXN_SENDS_KEPT ? t->send_frame[t->sends - 2] : 0;
 }
 
-void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now,
-                              uint64_t frame, struct udp_frame_info *out)
+/* The resend against the estimator; true if it was inflated. */
+static bool judge_resend(struct udp_timing *u, struct pair *p, struct ns_txn *t, int64_t now, int64_t gap,
+                         uint64_t frame)
 {
-    (void)out;
-    struct pair *p = txn_pair(u, t, c, now);
-    if (!p) return;
     unsigned timer = t->udp_timer;
     struct ns_udp_class *k = &p->v.cls[timer];
-    conn_add(p, c->id);
-    take_fragments(u, p, k, frame, false);
-    k->retransmissions++;
-    if (t->sends == 2) k->retransmitted_calls++;
-    if (t->sends > k->sends_max) k->sends_max = t->sends;
-    int64_t gap = now - t->prev_send_ts_ns;
-    if (gap < 0) gap = 0;
-    if (k->gap_min_ns < 0 || gap < k->gap_min_ns) k->gap_min_ns = gap;
-    if (gap > k->gap_max_ns) k->gap_max_ns = gap;
-    k->gap_sum_ns += gap;
-    record_resend(u, p, t, now, frame);
-    if (t->reply_frame) { /* the reply had already arrived */
-        k->late_retransmissions++;
-        mark_spurious(p, t, frame, now);
-        return;
-    }
+    bool inflated = false;
     /* Backoff: this gap against the previous gap of the same call. */
     if (t->udp_prev_gap_ns > 0) {
         double r = (double)gap / (double)t->udp_prev_gap_ns;
@@ -364,8 +287,9 @@ void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const stru
         if (r > k->rto_ratio_max) k->rto_ratio_max = r;
         if ((double)gap > u->cfg.rto_factor * (double)rto) {
             k->inflated++;
-            frame_add(&p->inflated_frames, frame, now);
+            frame_add(&p->sets[UDP_FK_INFLATED], frame, now);
             if (gap > p->inflated_gap_max) { p->inflated_gap_max = gap; p->inflated_rto = rto; }
+            inflated = true;
         }
     }
     double mean = rtt_mean_ref(p, timer);
@@ -381,50 +305,98 @@ void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const stru
         t->udp_cycle_ns = now;
         t->udp_retries = 0;
         udp_rtt_init(&p->rtt, u->cfg.timeo_ns);
-        refresh(p);
+        udp_pair_refresh(p);
     } else if (t->udp_retries < UINT16_MAX) {
         t->udp_retries++;
     }
     t->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, t->udp_retries, UDP_RTO_MAX_NS);
+    return inflated;
+}
+
+void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, int64_t now,
+                              uint64_t frame, struct udp_frame_info *out)
+{
+    bool info = info_start(out, t, c);
+    struct pair *p = txn_pair(u, t, c, now);
+    int64_t gap = now - t->prev_send_ts_ns;
+    if (gap < 0) gap = 0;
+    if (info) out->gap_ns = gap;
+    if (!p) {
+        if (info) frame_info(out, NULL, t);
+        return;
+    }
+    unsigned timer = t->udp_timer;
+    struct ns_udp_class *k = &p->v.cls[timer];
+    conn_add(p, c->id);
+    take_fragments(u, p, k, frame, false);
+    k->retransmissions++;
+    if (t->sends == 2) k->retransmitted_calls++;
+    if (t->sends > k->sends_max) k->sends_max = t->sends;
+    if (k->gap_min_ns < 0 || gap < k->gap_min_ns) k->gap_min_ns = gap;
+    if (gap > k->gap_max_ns) k->gap_max_ns = gap;
+    k->gap_sum_ns += gap;
+    record_resend(u, p, t, now, frame);
+    unsigned occ = UDP_FK_NONE;
+    uint64_t occ_frame = 0;
+    if (t->reply_frame) { /* the reply had already arrived: a Linux client would not resend (armed: unknown) */
+        k->late_retransmissions++;
+        if (mark_spurious(u, p, t, now, frame, frame, &occ_frame)) occ = UDP_FK_SPURIOUS;
+    } else {
+        if (judge_resend(u, p, t, now, gap, frame)) { occ = UDP_FK_INFLATED; occ_frame = frame; }
+        if (info) out->armed_timeout_ns = t->udp_timeout_ns;
+    }
+    /* every resend changes the retransmission counts the messages give */
+    udp_findings_update(u, p, occ, occ_frame);
+    if (info) frame_info(out, p, t);
 }
 
 void udp_timing_on_reply(struct udp_timing *u, struct ns_txn *t, const struct ns_conn *c, bool dup, int64_t now,
                          uint64_t frame, struct udp_frame_info *out)
 {
-    (void)out;
+    bool info = info_start(out, t, c);
     struct pair *p = txn_pair(u, t, c, now);
-    if (!p) return;
-    unsigned timer = t->udp_timer;
-    struct ns_udp_class *k = &p->v.cls[timer];
-    take_fragments(u, p, k, frame, true);
-    if (dup) {
-        k->dup_replies++;
-        if (t->sends >= 2) mark_spurious(p, t, t->sends <= NS_TXN_SENDS_KEPT ? t->send_frame[t->sends - 1] : frame, now);
+    if (!p) {
+        if (info) frame_info(out, NULL, t);
         return;
     }
-    k->answered++;
-    if (t->sends == 1) { /* Karn: unambiguous sample */
-        int64_t m = now - t->call_ts_ns;
-        if (m < 0) m = 0;
-        k->rtt_samples++;
-        k->rtt_sum_ns += m;
-        if (k->rtt_min_ns < 0 || m < k->rtt_min_ns) k->rtt_min_ns = m;
-        if (m > k->rtt_max_ns) k->rtt_max_ns = m;
-        udp_rtt_update(&p->rtt, timer, m);
+    unsigned timer = t->udp_timer;
+    struct ns_udp_class *k = &p->v.cls[timer];
+    bool changed = take_fragments(u, p, k, frame, true);
+    unsigned occ = UDP_FK_NONE;
+    uint64_t occ_frame = 0;
+    if (dup) {
+        k->dup_replies++;
+        changed = true;
+        if (t->sends >= 2 && mark_spurious(u, p, t, now, last_send_frame(t), frame, &occ_frame)) occ = UDP_FK_SPURIOUS;
     } else {
-        int64_t ref = rtt_min_ref(p, timer);
-        if (ref >= 0 && (now - t->last_send_ts_ns) * 2 < ref)
-            mark_spurious(p, t, t->sends <= NS_TXN_SENDS_KEPT ? t->send_frame[t->sends - 1] : frame, now);
+        k->answered++;
+        if (t->sends == 1) { /* Karn: unambiguous sample */
+            int64_t m = now - t->call_ts_ns;
+            if (m < 0) m = 0;
+            k->rtt_samples++;
+            k->rtt_sum_ns += m;
+            if (k->rtt_min_ns < 0 || m < k->rtt_min_ns) k->rtt_min_ns = m;
+            if (m > k->rtt_max_ns) k->rtt_max_ns = m;
+            udp_rtt_update(&p->rtt, timer, m);
+            if (info) out->rtt_ns = m;
+        } else {
+            int64_t ref = rtt_min_ref(p, timer);
+            if (ref >= 0 && (now - t->last_send_ts_ns) * 2 < ref &&
+                mark_spurious(u, p, t, now, last_send_frame(t), frame, &occ_frame))
+                occ = UDP_FK_SPURIOUS;
+        }
+        udp_rtt_set_timeo(&p->rtt, timer, t->sends - 1);
+        udp_pair_refresh(p);
     }
-    udp_rtt_set_timeo(&p->rtt, timer, t->sends - 1);
-    refresh(p);
+    if (changed || occ != UDP_FK_NONE) udp_findings_update(u, p, occ, occ_frame);
+    if (info) frame_info(out, p, t);
 }
 
 void udp_timing_on_done(struct udp_timing *u, const struct ns_txn *t, const struct ns_conn *c, bool given_up)
 {
     if (!given_up || t->reply_frame || !c || c->transport != NS_TRANSPORT_UDP || t->backchannel || !t->call_frame)
         return;
-    struct pair *p = find_pair(u, &c->client.addr, &c->server.addr, c->server.port);
+    struct pair *p = udp_pair_find(u, &c->client.addr, &c->server.addr, c->server.port);
     if (p) p->v.cls[t->udp_timer].unanswered++;
 }
 
@@ -465,11 +437,11 @@ void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d,
     uint16_t sport = (uint16_t)(h[0] << 8 | h[1]), dport = (uint16_t)(h[2] << 8 | h[3]);
     uint32_t xid = have ? be32(h + 8) : 0, type = have ? be32(h + 12) : 2;
     struct pair *p;
-    if (type == 1) p = find_pair(u, &k->dst, &k->src, sport);
-    else if (type == 0) p = find_pair(u, &k->src, &k->dst, dport);
-    else if (!(p = find_pair(u, &k->dst, &k->src, -1))) p = find_pair(u, &k->src, &k->dst, -1);
+    if (type == 1) p = udp_pair_find(u, &k->dst, &k->src, sport);
+    else if (type == 0) p = udp_pair_find(u, &k->src, &k->dst, dport);
+    else if (!(p = udp_pair_find(u, &k->dst, &k->src, -1))) p = udp_pair_find(u, &k->src, &k->dst, -1);
     if (!p) return;
-    (void)now;
+    see_time(u, now);
     p->v.fragmented_datagrams++;
     p->v.incomplete_datagrams++;
     if (d->fragments > p->v.fragments_max) p->v.fragments_max = d->fragments;
@@ -477,119 +449,46 @@ void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d,
         p->v.fragment_max_bytes = d->frag_max_len;
         p->v.mtu = d->frag_max_len + (k->ipver == 6 ? 48 : 20);
     }
-    if (!have) { p->v.incomplete_no_header++; return; }
-    if (type != 1) return;
-    /* A lost reply: was its call sent again after the reply's first fragment? */
-    for (size_t i = 0; i < u->ring_n; i++) {
-        const struct resend *r = &u->ring[(u->ring_head + i) % UDP_RESENDS_KEPT];
-        if (r->xid == xid && r->ts >= d->first_ts_ns && r->sport == p->v.server.port &&
-            addr_eq(&r->client, &p->v.client) && addr_eq(&r->server, &p->v.server.addr)) {
+    unsigned occ = UDP_FK_NONE;
+    uint64_t occ_frame = 0;
+    if (!have) {
+        p->v.incomplete_no_header++;
+    } else if (type == 1) {
+        /* A lost reply: was its call sent again after the reply's first fragment? */
+        const struct resend *r = NULL;
+        for (size_t i = 0; i < u->ring_n && !r; i++) {
+            const struct resend *q = &u->ring[(u->ring_head + i) % UDP_RESENDS_KEPT];
+            if (q->xid == xid && q->ts >= d->first_ts_ns && q->sport == p->v.server.port &&
+                udp_addr_eq(&q->client, &p->v.client) && udp_addr_eq(&q->server, &p->v.server.addr))
+                r = q;
+        }
+        if (r) {
             struct ns_udp_class *c = &p->v.cls[r->timer];
             c->lost_to_fragments++;
             c->fragmented_replies++;
-            frame_add(&p->frag_frames, r->frame, r->ts);
-            return;
+            frame_add(&p->sets[UDP_FK_FRAGMENT], r->frame, r->ts);
+            occ = UDP_FK_FRAGMENT;
+            occ_frame = r->frame;
+            /* the reply lost answered the send before the resend (the call
+             * may be gone by now: no transaction) */
+            if (r->prev_frame)
+                analysis_amend_tell(&u->amend, r->prev_frame, NS_AMEND_REPLY_LOST_TO_FRAGMENTS, NULL, frame);
+        } else {
+            p->v.incomplete_not_resent++;
         }
     }
-    p->v.incomplete_not_resent++;
+    udp_findings_update(u, p, occ, occ_frame);
 }
 
-/* ---- findings ---- */
+/* ---- end ---- */
 
-static void note_pair(struct ns_finding *x, const struct pair *p, const struct frame_set *fs, uint64_t count)
-{
-    x->count = count;
-    x->first_ts_ns = fs->first_ts;
-    x->last_ts_ns = fs->last_ts;
-    for (unsigned i = 0; i < p->nconns; i++) finding_add_conn(x, p->conns[i]);
-    for (unsigned i = 0; i < fs->n; i++) finding_add_frame(x, fs->f[i]);
-}
-
-static void pair_names(const struct pair *p, char *cl, char *sv)
-{
-    struct ns_endpoint e = {p->v.client, 0};
-    ns_endpoint_str(&e, cl, NS_ENDPOINT_STRLEN);
-    char *colon = strrchr(cl, ':'); /* drop the port: any client port */
-    if (colon) *colon = 0;
-    ns_endpoint_str(&p->v.server, sv, NS_ENDPOINT_STRLEN);
-}
-
-void udp_timing_settle(struct udp_timing *u, int64_t span_ns) { (void)u; (void)span_ns; }
+void udp_timing_settle(struct udp_timing *u, int64_t span_ns) { udp_findings_settle(u, span_ns); }
 
 void udp_timing_finish(struct udp_timing *u, int64_t span_ns)
 {
-    if (u->finished) return;
+    if (u->finished) return; /* twice = once */
     u->finished = true;
-    struct findings *f = u->fs;
-    for (size_t i = 0; i < u->n; i++) {
-        struct pair *p = &u->p[i];
-        char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
-        pair_names(p, cl, sv);
-        uint64_t inflated = 0, retrans = 0, lost = 0, fragrep = 0, spurious = 0, dups = 0;
-        int64_t srtt = 0;
-        for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
-            const struct ns_udp_class *c = &p->v.cls[k];
-            inflated += c->inflated;
-            retrans += c->retransmissions;
-            lost += c->lost_to_fragments;
-            fragrep += c->fragmented_replies;
-            spurious += c->spurious;
-            dups += c->dup_replies;
-        }
-        double share = span_ns > 0 ? 100.0 * (double)p->v.wait_ns / (double)span_ns : 0;
-        if (inflated) {
-            struct ns_finding *x = findings_add(f, "RTO_INFLATED", NS_SEV_WARNING, p->v.first_ts_ns);
-            if (x) {
-                note_pair(x, p, &p->inflated_frames, inflated);
-                srtt = p->inflated_rto;
-                snprintf(x->message, sizeof x->message,
-                         "%llu of %llu retransmissions from %s to %s waited more than %g x the RTO a Linux client "
-                         "would compute from the measured RTT (worst: %.1f ms against an RTO of %.1f ms); calls waited on retransmit "
-                         "timeouts %.3f s, %.1f%% of the capture",
-                         (unsigned long long)inflated, (unsigned long long)retrans, cl, sv, u->cfg.rto_factor,
-                         (double)p->inflated_gap_max / 1e6, (double)srtt / 1e6, (double)p->v.wait_ns / 1e9,
-                         share);
-            }
-        }
-        if (lost) {
-            struct ns_finding *x = findings_add(f, "FRAGMENT_LOSS", NS_SEV_ERROR, p->v.first_ts_ns);
-            if (x) {
-                note_pair(x, p, &p->frag_frames, lost);
-                snprintf(x->message, sizeof x->message,
-                         "%llu of %llu fragmented replies from %s to %s (%.1f%%) were lost to a missing IP "
-                         "fragment (up to %u fragments per datagram, MTU about %u) and cost a retransmit "
-                         "timeout each: use a smaller rsize/wsize or NFS over TCP",
-                         (unsigned long long)lost, (unsigned long long)fragrep, sv, cl,
-                         fragrep ? 100.0 * (double)lost / (double)fragrep : 0.0, p->v.fragments_max, p->v.mtu);
-            }
-        }
-        if (spurious >= UDP_SPURIOUS_MIN) {
-            struct ns_finding *x = findings_add(f, "SPURIOUS_RETRANSMIT", NS_SEV_WARNING, p->v.first_ts_ns);
-            if (x) {
-                note_pair(x, p, &p->spurious_frames, spurious);
-                snprintf(x->message, sizeof x->message,
-                         "%llu calls from %s to %s were resent although the server answered (the reply to an "
-                         "earlier transmission came after the resend; %llu duplicate replies, %llu "
-                         "retransmissions): the client resends faster than the server answers",
-                         (unsigned long long)spurious, cl, sv, (unsigned long long)dups,
-                         (unsigned long long)retrans);
-            }
-        }
-    }
+    udp_findings_settle(u, span_ns); /* nothing else needs the end */
 }
 
-const struct ns_udp_pair *udp_timing_pair_by_key(const struct udp_timing *u, const struct ns_addr *client,
-                                                 const struct ns_endpoint *server)
-{
-    for (size_t i = 0; i < u->n; i++) {
-        const struct ns_udp_pair *v = &u->p[i].v;
-        if (addr_eq(&v->client, client) && addr_eq(&v->server.addr, &server->addr) && v->server.port == server->port)
-            return v;
-    }
-    return NULL;
-}
-
-size_t udp_timing_pair_count(const struct udp_timing *u) { return u->n; }
-const struct ns_udp_pair *udp_timing_pair(const struct udp_timing *u, size_t i) { return i < u->n ? &u->p[i].v : NULL; }
-uint64_t udp_timing_evicted_pairs(const struct udp_timing *u) { return u->evicted_pairs; }
 uint64_t udp_timing_evicted_resends(const struct udp_timing *u) { return u->evicted_resends; }
