@@ -61,7 +61,8 @@ bool parse_size(const char *s, uint64_t *out)
 }
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
-       OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS };
+       OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
+       OPT_SPEED, OPT_INTERVAL };
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -77,6 +78,10 @@ int options_parse(int argc, char **argv, struct options *o)
         {"rto-factor", required_argument, NULL, OPT_RTOFACTOR},
         {"udp-timeo", required_argument, NULL, OPT_UDPTIMEO},
         {"udp-retrans", required_argument, NULL, OPT_UDPRETRANS},
+        {"tui", no_argument, NULL, OPT_TUI},
+        {"batch", no_argument, NULL, OPT_BATCH},
+        {"speed", required_argument, NULL, OPT_SPEED},
+        {"interval", required_argument, NULL, OPT_INTERVAL},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -86,9 +91,12 @@ int options_parse(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof *o);
     o->progress = -1;
     o->snaplen = 262144;
+    o->screen = -1;
+    o->speed = 1;
+    o->interval_ns = 10ll * 1000000000ll;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:B:w:C:W:", longopts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'r': o->read_file = optarg; break;
@@ -146,6 +154,40 @@ int options_parse(int argc, char **argv, struct options *o)
             unsigned long v = strtoul(optarg, &end, 10);
             if (*end || optarg[0] == '-' || v < 1 || v > 30) { fprintf(stderr, "nfsscope: --udp-retrans: expected a count from 1 to 30, got %s\n", optarg); return -1; }
             o->udp_retrans = (uint32_t)v;
+            break;
+        }
+        case 'B': {
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 64 || v > 4 * 1024 * 1024) { fprintf(stderr, "nfsscope: -B: expected a buffer size in KiB from 64 to 4194304, got %s\n", optarg); return -1; }
+            o->buffer_kib = (int)v;
+            break;
+        }
+        case 'w': o->write_file = optarg; break;
+        case 'C': {
+            double mb = strtod(optarg, &end);
+            if (*end || !(mb > 0) || mb > 1e7) { fprintf(stderr, "nfsscope: -C: expected a file size in millions of bytes, got %s\n", optarg); return -1; }
+            o->rotate_bytes = (uint64_t)(mb * 1e6);
+            break;
+        }
+        case 'W': {
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 1000000) { fprintf(stderr, "nfsscope: -W: expected a file count, got %s\n", optarg); return -1; }
+            o->rotate_files = (int)v;
+            break;
+        }
+        case OPT_TUI: o->screen = 1; break;
+        case OPT_BATCH: o->screen = 0; break;
+        case OPT_SPEED:
+            if (strcmp(optarg, "max") == 0) o->speed = 0;
+            else {
+                o->speed = strtod(optarg, &end);
+                if (*end || !(o->speed > 0) || o->speed > 1e6) { fprintf(stderr, "nfsscope: --speed: expected a factor or 'max', got %s\n", optarg); return -1; }
+            }
+            break;
+        case OPT_INTERVAL: {
+            double sec = strtod(optarg, &end);
+            if (*end || !(sec >= 0.1) || sec > 86400) { fprintf(stderr, "nfsscope: --interval: expected seconds (0.1 or more), got %s\n", optarg); return -1; }
+            o->interval_ns = (int64_t)(sec * 1e9);
             break;
         }
         case OPT_PROGRESS: o->progress = 1; break;

@@ -26,6 +26,14 @@ struct options {
     double rto_factor;         /* --rto-factor (0 = default) */
     int64_t udp_timeo_ns;      /* --udp-timeo */
     uint32_t udp_retrans;      /* --udp-retrans */
+    /* live capture and the screen */
+    int buffer_kib;            /* -B: capture buffer in KiB (0 = nfsscope's default) */
+    const char *write_file;    /* -w: also save what was captured */
+    uint64_t rotate_bytes;     /* -C: start a new -w file past this size (0 = never) */
+    int rotate_files;          /* -W: keep at most this many -w files (0 = no limit) */
+    int screen;                /* -1 auto (-i on a terminal), 0 --batch, 1 --tui */
+    double speed;              /* --speed N: replay at N x capture timing; 0 = as fast as possible (max) */
+    int64_t interval_ns;       /* --interval: summary line period without the screen (default 10 s) */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),
