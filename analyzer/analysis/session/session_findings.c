@@ -442,8 +442,8 @@ void sf_finish(struct sess_model *m)
 {
     for (size_t i = 0; i < m->keyed_size; i++)
         if (m->keyed[i].used) keyed_message(m, &m->keyed[i]);
-    for (size_t i = 0; i < m->nclients; i++) {
-        struct sess_client *cl = &m->clients[i];
+    for (size_t i = 0; i < sess_nclients(m); i++) {
+        struct sess_client *cl = sess_client_at(m, i);
         if (!cl->v.grace_replies || cl->grace_last_ts - cl->grace_first_ts <= m->cfg.grace_period_ns) continue;
         if (cl->rc_ok_seen && cl->rc_ok_ts <= cl->grace_last_ts) continue;
         struct ns_finding *f = findings_add(m->fs, "GRACE_STUCK", NS_SEV_CRITICAL, cl->grace_first_ts);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sess_model.h"
+#include "session_pool.h"
 
 /* nfsstat4 values the session rules look at (RFC 8881 s.15.1). */
 enum {
@@ -50,7 +51,9 @@ struct sess {
     struct ns_slot_view *slotv;
     struct sess_slotx *slotx;
     uint32_t slots_cap;
-    uint32_t hnext;             /* hash chain: index + 1 */
+    struct sess *hnext;         /* hash chain */
+    struct sess *dprev, *dnext; /* changed since the last settle (dirty list) */
+    bool dirty, evict;
     bool saturated;
     int64_t sat_since;
     uint64_t order;             /* creation order (ties in first_ts) */
@@ -60,6 +63,8 @@ struct sess {
 
 struct sess_client {
     struct ns_client_view v;
+    struct sess_client *hnext;  /* hash chain */
+    bool evict;
     int64_t grace_first_ts, grace_last_ts;
     bool rc_ok_seen;
     int64_t rc_ok_ts;
@@ -117,13 +122,13 @@ struct sess_model {
     struct memcap *mc;
     struct findings *fs;
     struct sess_config cfg;
-    struct sess_client *clients;
-    size_t nclients, clients_cap;
-    struct sess *sessions;
-    size_t nsessions, sessions_cap;
+    struct spool clients, sessions; /* entries never move while they live */
     uint64_t next_order;
-    uint32_t *hash;             /* session id hash -> index + 1 */
-    size_t hash_size;
+    struct sess **shash;        /* session id hash -> chain */
+    size_t shash_size;
+    struct sess_client **chash; /* client ID hash -> chain */
+    size_t chash_size;
+    struct sess *dirty;         /* sessions changed since the last settle */
     struct sess_owner *owners;
     size_t nowners;
     struct keyed *keyed;
@@ -141,16 +146,27 @@ struct sess_model {
     bool finished;
 };
 
-/* session_table.c */
+/* session_store.c: the session and client tables */
+void store_init(struct sess_model *m);
+void store_free(struct sess_model *m);
 struct sess *sess_find(struct sess_model *m, const uint8_t *sid);
 /* Found or created (mid_capture set when created); NULL: no memory. */
 struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts);
 struct sess_client *sess_client_find(struct sess_model *m, uint64_t clientid);
 struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int64_t ts);
+static inline size_t sess_nsessions(const struct sess_model *m) { return m->sessions.n; }
+static inline struct sess *sess_at(const struct sess_model *m, size_t i) { return m->sessions.order[i]; }
+static inline size_t sess_nclients(const struct sess_model *m) { return m->clients.n; }
+static inline struct sess_client *sess_client_at(const struct sess_model *m, size_t i) { return m->clients.order[i]; }
+/* s changed: settle it next time. */
+void sess_dirty(struct sess_model *m, struct sess *s);
+/* The dirty sessions, taken off the list one by one (NULL: none left). */
+struct sess *sess_take_dirty(struct sess_model *m);
+
+/* session_table.c */
 /* The session's entry for a connection (added if new; NULL if the list is full). */
 struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id);
 void sess_note_status(struct sess *s, uint32_t status);
-void sess_table_free(struct sess_model *m);
 
 /* session_slots.c */
 /* The SEQUENCE call of t (first transmission). */

@@ -47,6 +47,7 @@ static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
     memset(nv + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nv);
     memset(nx + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nx);
     s->slots_cap = ncap;
+    s->v.slots = nv; /* a view handed out earlier sees the moved table */
     return true;
 }
 
