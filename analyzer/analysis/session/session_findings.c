@@ -296,6 +296,8 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
             if (cause == SEQC_NONE) cause = SEQC_UNKNOWN;
         }
         if (e) e->cause[cause]++;
+        /* the call was refused: front ends show its frame as misordered */
+        analysis_amend_tell(&m->amend, t->call_frame, NS_AMEND_MISORDERED_CAUSE, t, fr);
     }
     for (int kd = 0; kd < SK_N; kd++)
         if (has_status(t, SK[kd].code)) storm_note(m, (enum storm_kind)kd, &k, ts, fr, conn);

@@ -40,10 +40,18 @@ enum cnb_cause {
     CNBC_N
 };
 
+struct slot_call {              /* what was said about one call on a slot, told again with its reply */
+    uint64_t frame;
+    uint32_t seqid, expected;
+    bool has_expected;
+    uint8_t verdict;            /* enum ns_slot_verdict */
+};
+
 struct sess_slotx {             /* beside each ns_slot_view */
     uint32_t sig;               /* operations of the last call (REPLAY vs FALSE_RETRY) */
     uint32_t last_call_conn;
     uint8_t cause;              /* enum seq_cause of the call in flight */
+    struct slot_call last, prev; /* the last two calls: a retry may come before the first one's reply */
 };
 
 struct sess {
@@ -169,11 +177,16 @@ struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id);
 void sess_note_status(struct sess *s, uint32_t status);
 
 /* session_slots.c */
-/* The SEQUENCE call of t (first transmission). */
-void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t);
-void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts);
+/* The SEQUENCE call of t (first transmission); fi (may be NULL): its facts. */
+void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts,
+                         struct sess_frame_info *fi);
 /* The reply to t's SEQUENCE (or the call given up: reply_ok false, ts = now). */
 void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* The facts of t's call for its reply (s: its session, NULL when not tracked). */
+void slots_reply_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+/* Slot, sequence ID and session of a call, with verdict v and no expectation. */
+void slots_facts_head(const struct nfs4_seq_args *q, uint8_t v, struct sess_frame_info *fi);
 void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn *t, int64_t ts);
 /* Cause of a SEQ_MISORDERED reply to t, from what was noted at the call. */
 enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);

@@ -104,11 +104,20 @@ static void touch(struct sess *s, int64_t ts)
 
 void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
 
+/* CB_SEQUENCE: the back channel's slot table is not tracked. */
+static void cb_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *out)
+{
+    if (!out) return;
+    slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
+    if (s && s->v.has_granted) out->granted = s->v.back_granted.maxrequests;
+}
+
 void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, struct sess_frame_info *out)
 {
-    (void)out;
+    if (out) memset(out, 0, sizeof *out);
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
+        cb_facts(s, t, out);
         if (!s) return;
         touch(s, t->call_ts_ns);
         s->v.cb_calls++;
@@ -129,7 +138,10 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     if (!c4->has_seq) return;
     struct sess *s = sess_get(m, c4->seq.sessionid, t->call_ts_ns);
-    if (!s) return;
+    if (!s) {
+        if (out) slots_facts_head(&c4->seq, NS_SLOT_UNTRACKED, out);
+        return;
+    }
     touch(s, t->call_ts_ns);
     s->v.calls++;
     for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
@@ -139,16 +151,21 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
         sc->calls++;
         sc->bytes += t->call_bytes;
     }
-    slots_on_call(m, s, t);
+    slots_on_call(m, s, t, out);
 }
 
 void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts,
                         struct sess_frame_info *out)
 {
-    (void)out;
+    if (out) memset(out, 0, sizeof *out);
+    if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
+        cb_facts(sess_find(m, t->u.v4.call.seq.sessionid), t, out);
+        return;
+    }
     if (!is_compound_v41(t) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
-    if (s) slots_on_retransmit(m, s, t, frame, ts);
+    if (s) slots_on_retransmit(m, s, t, frame, ts, out);
+    else if (out) slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
 }
 
 void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_up)
@@ -319,11 +336,26 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
 }
 
+static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
+
 void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup,
                    struct sess_frame_info *out)
 {
-    (void)out;
-    if (dup || !t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
+    if (!dup) reply_model(m, t, c);
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!t->call_frame) return;
+    bool cb = t->kind == NS_TXN_NFS4_CB;
+    if ((!cb && !is_compound_v41(t)) || !t->u.v4.call.has_seq) return;
+    const struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
+    if (cb) cb_facts(s, t, out);
+    else slots_reply_facts(s, t, out);
+}
+
+/* What the first reply to a call changes. */
+static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    if (!t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
     rp_on_reply(m, t);
     if (t->kind == NS_TXN_NFS4_CB) {
         struct sess *s = t->u.v4.call.has_seq ? sess_find(m, t->u.v4.call.seq.sessionid) : NULL;
