@@ -77,6 +77,8 @@ struct sess_client {
     bool rc_ok_seen;
     int64_t rc_ok_ts;
     struct ns_finding grace_acc; /* frames and connections for GRACE_STUCK */
+    bool grace_raised;          /* GRACE_STUCK exists (grace_fidx) */
+    size_t grace_fidx;
 };
 
 struct sess_owner {             /* server owner + scope -> server addresses (trunking) */
@@ -109,12 +111,14 @@ struct keyed {                  /* one finding per (kind, key) */
     uint32_t conn_sp;           /* CONN_NOT_BOUND: state protection of the client (for the message) */
     bool has_cs;                /* SEQ_MISORDERED on CREATE_SESSION: csa_sequence sent and due */
     uint32_t cs_got, cs_want;
+    bool sr_seen;               /* SLOT_ABOVE_GRANTED: the session had a SEQUENCE reply (for the message) */
 };
 
 struct storm {
     uint8_t kind;               /* enum storm_kind */
     struct sess_key key;
     int64_t *ring;              /* times of the last N errors */
+    uint64_t *ring_frame;       /* ... and their frames (same block) */
     uint32_t ring_n, ring_pos;
     uint64_t cluster_count;
     int64_t cluster_last;
@@ -151,7 +155,6 @@ struct sess_model {
     const struct ns_read_file **files_view;
     struct ns_session_stats st;
     struct analysis_amend amend;
-    bool finished;
 };
 
 /* session_store.c: the session and client tables */
@@ -194,13 +197,38 @@ void slots_update_fractions(struct sess *s);
 uint32_t slots_sig(const struct nfs4_call *c);
 
 /* session_findings.c */
-/* Fold one occurrence into the (kind, key) finding, creating it. */
+/* Fold one occurrence into the (kind, key) finding, creating it; then
+ * sf_commit (after noting its cause, if any). */
+struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+                      uint64_t frame, uint32_t conn);
+/* e's finding is complete again: message rewritten, the store told (frame: the occurrence). */
+void sf_commit(struct sess_model *m, struct keyed *e, uint64_t frame);
+/* sf_fold + sf_commit. */
 struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
                       uint64_t frame, uint32_t conn);
 void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct sess *s, const struct ns_conn *c);
+/* SLOT_LIMITED of s: created on the CREATE_SESSION reply (reply_frame), else
+ * its severity and message brought up to date (the store told if they changed). */
 void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts);
-void sf_finish(struct sess_model *m);
+/* s has its first SEQUENCE reply: SLOT_ABOVE_GRANTED's message says so. */
+void sf_seq_reply_seen(struct sess_model *m, struct sess *s);
+/* Every keyed message as it would be written now (the store told of changes). */
+void sf_refresh_all(struct sess_model *m);
+void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k);
+bool sf_key_eq(const struct sess_key *a, const struct sess_key *b);
 void sf_free(struct sess_model *m);
+
+/* session_storms.c */
+/* One error of kind on key k (reply frame, ts, connection). */
+void storm_note(struct sess_model *m, enum storm_kind kind, const struct sess_key *k, int64_t ts, uint64_t frame,
+                uint32_t conn);
+void storms_free(struct sess_model *m);
+
+/* session_grace.c: GRACE_STUCK */
+void grace_on_reply(struct sess_model *m, struct sess_client *cl, int64_t ts, uint64_t frame, uint32_t conn);
+/* A RECLAIM_COMPLETE of cl answered (ok or failed). */
+void grace_on_reclaim_complete(struct sess_model *m, struct sess_client *cl, bool ok, int64_t ts, uint64_t frame,
+                               uint32_t conn);
 static inline struct sess_key sess_key_of(const struct sess *s)
 {
     struct sess_key k;

@@ -180,7 +180,8 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t,
     uint32_t n = s->v.outstanding;
     s->v.outstanding_hist[n < NS_OUTSTANDING_HIST - 1 ? n : NS_OUTSTANDING_HIST - 1]++;
     if (n > s->v.max_outstanding) s->v.max_outstanding = n;
-    if (s->v.granted_slots && n >= s->v.granted_slots) s->v.saturated_calls++;
+    if (s->v.granted_slots && n >= s->v.granted_slots && !s->v.saturated_calls++)
+        sf_slot_limited(m, s, 0, 0); /* ran into the limit: its severity now, not at the next settle */
     sat_set(s, t->call_ts_ns);
     if (fi) fill(s, &c4->seq, &j, fi);
 }
@@ -259,10 +260,12 @@ void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t
                 s->v.history_dropped++;
             }
         }
+        bool first = !s->v.has_seq_reply;
         s->v.has_seq_reply = true;
         s->v.sr_highest_slotid = q->highest_slotid;
         s->v.target_highest_slotid = q->target_highest_slotid;
         s->v.granted_slots = q->highest_slotid + 1;
+        if (first) sf_seq_reply_seen(m, s);
     }
     clear_in_flight(s, t, t->reply_ts_ns);
 }

@@ -96,8 +96,10 @@ static struct ns_session_conn *use_conn(struct sess *s, const struct ns_conn *c,
     return sc;
 }
 
-static void touch(struct sess *s, int64_t ts)
+/* s was seen at ts (and may change now: settle it next time). */
+static void touch(struct sess_model *m, struct sess *s, int64_t ts)
 {
+    sess_dirty(m, s);
     if (ts > s->v.last_ts_ns) s->v.last_ts_ns = ts;
     if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
 }
@@ -119,7 +121,7 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
         cb_facts(s, t, out);
         if (!s) return;
-        touch(s, t->call_ts_ns);
+        touch(m, s, t->call_ts_ns);
         s->v.cb_calls++;
         struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
         if (sc) sc->cb_calls++;
@@ -142,7 +144,7 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
         if (out) slots_facts_head(&c4->seq, NS_SLOT_UNTRACKED, out);
         return;
     }
-    touch(s, t->call_ts_ns);
+    touch(m, s, t->call_ts_ns);
     s->v.calls++;
     for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
         s->v.ops[c4->op[i] < NS_SESSION_OPS - 1 ? c4->op[i] : NS_SESSION_OPS - 1]++;
@@ -172,7 +174,9 @@ void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_u
 {
     if (!given_up || t->reply_frame || !is_compound_v41(t) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
-    if (s) slots_on_given_up(m, s, t, t->last_send_ts_ns);
+    if (!s) return;
+    sess_dirty(m, s);
+    slots_on_given_up(m, s, t, t->last_send_ts_ns);
 }
 
 /* Index of op in the call, or -1. */
@@ -301,7 +305,7 @@ static void on_create_session(struct sess_model *m, const struct ns_txn *t, cons
     v->granted_slots = v->fore_granted.maxrequests;
     if (v->flags_granted & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) v->back_same = true;
     if (fresh) v->first_ts_ns = t->call_ts_ns;
-    touch(s, t->reply_ts_ns);
+    touch(m, s, t->reply_ts_ns);
     if (cl) {
         cl->v.sessions++;
         cl->v.create_session_next = v->csa_sequence + 1;
@@ -322,7 +326,7 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     if (!r4->setup.has_bind_conn) return;
     struct sess *s = sess_get(m, r4->setup.bind_conn.sessionid, t->call_ts_ns);
     if (!s) return;
-    touch(s, t->reply_ts_ns);
+    touch(m, s, t->reply_ts_ns);
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (!sc) return;
     if (sc->method == NS_BIND_NONE) { /* how it first got bound */
@@ -374,11 +378,11 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
         if (d) {
             d->v.destroyed = true;
             d->v.destroy_frame = t->reply_frame;
-            touch(d, t->reply_ts_ns);
+            touch(m, d, t->reply_ts_ns);
         }
     }
     if (s) {
-        touch(s, t->reply_ts_ns);
+        touch(m, s, t->reply_ts_ns);
         s->v.replies++;
         struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
         if (sc) sc->bytes += t->reply_bytes;
@@ -396,33 +400,37 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
         slots_on_reply(m, s, t);
         if (c4->setup.has_reclaim_complete && s->v.has_client) {
             struct sess_client *cl = sess_client_find(m, s->v.clientid);
-            if (cl) {
-                if (op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK) {
-                    cl->v.reclaim_complete_ok++;
-                    if (!cl->rc_ok_seen) { cl->rc_ok_seen = true; cl->rc_ok_ts = t->reply_ts_ns; }
-                } else {
-                    if (!cl->v.reclaim_complete_failed) finding_add_frame(&cl->grace_acc, t->reply_frame);
-                    cl->v.reclaim_complete_failed++;
-                    finding_add_conn(&cl->grace_acc, t->conn_id);
-                }
-            }
+            if (cl)
+                grace_on_reclaim_complete(m, cl, op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
+                                          t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
     }
     sf_on_reply_errors(m, t, s, c);
 }
 
-void sess_settle(struct sess_model *m, int64_t now) { (void)m; (void)now; }
-
-void sess_finish(struct sess_model *m, int64_t now)
+/* Only sessions changed since the last settle can have stale fractions or a
+ * stale SLOT_LIMITED; every other finding is complete when told. Nothing
+ * depends on time alone (GRACE_STUCK needs a GRACE reply as evidence). */
+void sess_settle(struct sess_model *m, int64_t now)
 {
     (void)now;
-    if (m->finished) return;
-    m->finished = true;
+    struct sess *s;
+    while ((s = sess_take_dirty(m))) {
+        slots_update_fractions(s);
+        sf_slot_limited(m, s, 0, 0);
+    }
+}
+
+/* No rule needs the end: settle, then (once, cheap at the end) every
+ * session and message re-checked; nothing changes unless settle missed it. */
+void sess_finish(struct sess_model *m, int64_t now)
+{
+    sess_settle(m, now);
     for (size_t i = 0; i < sess_nsessions(m); i++) {
         slots_update_fractions(sess_at(m, i));
         sf_slot_limited(m, sess_at(m, i), 0, 0);
     }
-    sf_finish(m);
+    sf_refresh_all(m);
 }
 
 /* ---- views ---- */
