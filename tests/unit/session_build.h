@@ -185,4 +185,74 @@ static inline size_t nfindings(struct env *e)
     return findings_sorted(e->fs, &v);
 }
 
+/* ---- what the findings store's listener was told ---- */
+
+#define TLOG_MAX 8192
+struct tlog {
+    unsigned n, empty_msgs;
+    struct { uint32_t id; uint64_t frame; char kind[NS_FINDING_KIND_MAX]; } ev[TLOG_MAX];
+};
+
+static inline void tlog_fn(void *ctx, const struct ns_finding *x, uint64_t frame)
+{
+    struct tlog *l = ctx;
+    if (!x->message[0]) l->empty_msgs++;
+    if (l->n == TLOG_MAX) return;
+    l->ev[l->n].id = x->id;
+    l->ev[l->n].frame = frame;
+    memcpy(l->ev[l->n].kind, x->kind, sizeof x->kind);
+    l->n++;
+}
+
+static inline void tlog_attach(struct env *e, struct tlog *l)
+{
+    memset(l, 0, sizeof *l);
+    findings_set_listener(e->fs, tlog_fn, l);
+}
+
+/* The frames told for findings of kind (0s left out), in the order told. */
+static inline unsigned tlog_frames(const struct tlog *l, const char *kind, uint64_t *out, unsigned max)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->ev[i].frame && strcmp(l->ev[i].kind, kind) == 0 && k < max) out[k++] = l->ev[i].frame;
+    return k;
+}
+
+/* ---- the findings at one moment, to compare with a later one ---- */
+
+#define FSNAP_MAX 64
+struct fsnap {
+    size_t n;
+    struct ns_finding f[FSNAP_MAX];
+};
+
+static inline void fsnap_take(struct env *e, struct fsnap *s)
+{
+    const struct ns_finding *const *v;
+    s->n = findings_sorted(e->fs, &v);
+    CHECK(s->n <= FSNAP_MAX);
+    for (size_t i = 0; i < s->n && i < FSNAP_MAX; i++) s->f[i] = *v[i];
+}
+
+/* Same findings, field by field (the generation aside). */
+static inline bool fsnap_same(const struct fsnap *a, const struct fsnap *b)
+{
+    if (a->n != b->n) return false;
+    for (size_t i = 0; i < a->n && i < FSNAP_MAX; i++) {
+        const struct ns_finding *x = &a->f[i], *y = &b->f[i];
+        if (x->id != y->id || strcmp(x->kind, y->kind) || x->severity != y->severity ||
+            x->first_ts_ns != y->first_ts_ns || x->last_ts_ns != y->last_ts_ns || x->count != y->count ||
+            x->has_session != y->has_session || memcmp(x->sessionid, y->sessionid, 16) ||
+            x->has_client != y->has_client || x->clientid != y->clientid || x->nconns != y->nconns ||
+            memcmp(x->conns, y->conns, sizeof x->conns) || x->nframes != y->nframes ||
+            memcmp(x->frames, y->frames, sizeof x->frames) || strcmp(x->message, y->message) ||
+            strcmp(x->rfc, y->rfc)) {
+            fprintf(stderr, "finding %zu (%s) differs\n", i, x->kind);
+            return false;
+        }
+    }
+    return true;
+}
+
 #endif

@@ -1,15 +1,14 @@
 /* The session findings of doc/findings.md: one finding per kind and session
  * (or client) for CONN_NOT_BOUND, SEQ_MISORDERED and the slot rules, with
- * the cause diagnosed from the bindings and slot table; storms of one error
- * kind; GRACE_STUCK. */
+ * the cause diagnosed from the bindings and slot table. A finding is
+ * complete whenever the store is told of it: each occurrence rewrites its
+ * message. Storms are in session_storms.c, GRACE_STUCK in session_grace.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "nfs4_xdr_common.h"
 #include "session_int.h"
-
-#define NS_PER_S 1000000000ll
 
 static const struct {
     const char *kind;
@@ -27,21 +26,7 @@ static const struct {
     [SF_SEQPOS] = {"SEQUENCE_POS", NS_SEV_ERROR, "RFC 8881 2.10.6.4, 18.46.3"},
 };
 
-static const struct {
-    const char *kind, *status;
-    uint32_t code;
-    const char *rfc;
-} SK[SK_N] = {
-    [SK_CONN_NOT_BOUND] = {"CONN_NOT_BOUND_STORM", "NFS4ERR_CONN_NOT_BOUND_TO_SESSION", SST_CONN_NOT_BOUND,
-                           "RFC 8881 2.10.3.1, 18.34"},
-    [SK_SEQ_MISORDERED] = {"SEQ_MISORDERED_STORM", "NFS4ERR_SEQ_MISORDERED", SST_SEQ_MISORDERED, "RFC 8881 2.10.6.1"},
-    [SK_BADSESSION] = {"BADSESSION_STORM", "NFS4ERR_BADSESSION", SST_BADSESSION, "RFC 8881 2.10.13"},
-    [SK_DEADSESSION] = {"DEADSESSION_STORM", "NFS4ERR_DEADSESSION", SST_DEADSESSION, "RFC 8881 2.10.13"},
-    [SK_BADSLOT] = {"BADSLOT_STORM", "NFS4ERR_BADSLOT", SST_BADSLOT, "RFC 8881 18.46.3"},
-    [SK_DELAY] = {"DELAY_STORM", "NFS4ERR_DELAY", SST_DELAY, "RFC 8881 15.1.1.3"},
-};
-
-static bool key_eq(const struct sess_key *a, const struct sess_key *b)
+bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)
 {
     return a->has_session == b->has_session && a->has_client == b->has_client &&
            (!a->has_session || memcmp(a->sessionid, b->sessionid, NS_SESSIONID_LEN) == 0) &&
@@ -62,7 +47,7 @@ static uint32_t key_hash(uint8_t kind, const struct sess_key *k)
 static struct keyed *keyed_slot(struct keyed *tab, size_t size, uint8_t kind, const struct sess_key *k)
 {
     size_t i = key_hash(kind, k) & (size - 1);
-    while (tab[i].used && !(tab[i].kind == kind && key_eq(&tab[i].key, k))) i = (i + 1) & (size - 1);
+    while (tab[i].used && !(tab[i].kind == kind && sf_key_eq(&tab[i].key, k))) i = (i + 1) & (size - 1);
     return &tab[i];
 }
 
@@ -102,7 +87,7 @@ static struct keyed *keyed_get(struct sess_model *m, uint8_t kind, const struct 
     return e;
 }
 
-static void set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k)
+void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k)
 {
     if (k->has_session) {
         f->has_session = true;
@@ -113,7 +98,7 @@ static void set_subject(struct sess_model *m, struct ns_finding *f, const struct
     if (k->has_client) { f->has_client = true; f->clientid = k->clientid; }
 }
 
-struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
                       uint64_t frame, uint32_t conn)
 {
     bool added;
@@ -127,11 +112,54 @@ struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct s
         f = findings_add(m->fs, FK[kind].kind, FK[kind].sev, ts);
         if (!f) return e;
         e->fidx = findings_index(m->fs, f);
-        set_subject(m, f, k);
+        sf_set_subject(m, f, k);
         snprintf(f->rfc, sizeof f->rfc, "%s", FK[kind].rfc);
     }
     finding_note(f, ts, frame, conn);
     return e;
+}
+
+static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns_finding *f, char *b);
+
+void sf_commit(struct sess_model *m, struct keyed *e, uint64_t frame)
+{
+    struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+    if (!f) return;
+    keyed_message(m, e, f, f->message);
+    findings_touch(m->fs, f, frame);
+}
+
+struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+                      uint64_t frame, uint32_t conn)
+{
+    struct keyed *e = sf_fold(m, kind, k, ts, frame, conn);
+    sf_commit(m, e, frame);
+    return e;
+}
+
+/* Rewrite e's message as it would be now; the store told if it changed. */
+static void keyed_refresh(struct sess_model *m, struct keyed *e)
+{
+    struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
+    if (!f) return;
+    char b[NS_FINDING_MSG_MAX];
+    keyed_message(m, e, f, b);
+    if (strcmp(b, f->message) == 0) return;
+    memcpy(f->message, b, sizeof b);
+    findings_touch(m->fs, f, 0);
+}
+
+void sf_refresh_all(struct sess_model *m)
+{
+    for (size_t i = 0; i < m->keyed_size; i++)
+        if (m->keyed[i].used) keyed_refresh(m, &m->keyed[i]);
+}
+
+void sf_seq_reply_seen(struct sess_model *m, struct sess *s)
+{
+    struct sess_key k = sess_key_of(s);
+    struct keyed *e = keyed_find(m, SF_ABOVE, &k);
+    if (e) keyed_refresh(m, e);
 }
 
 /* ---- replies with errors ---- */
@@ -143,99 +171,6 @@ static bool has_status(const struct ns_txn *t, uint32_t code)
     for (uint16_t i = 0; i < r4->nres && i < NS_MAX_OPS; i++)
         if (r4->res_status[i] == code) return true;
     return false;
-}
-
-static void storm_msg(struct sess_model *m, struct storm *st, struct ns_finding *f)
-{
-    (void)m;
-    double span = (double)(f->last_ts_ns - f->first_ts_ns) / 1e9;
-    int n = snprintf(f->message, sizeof f->message,
-                     "%" PRIu64 " %s replies in %.1f s (peak %" PRIu64 " per second) on ", f->count,
-                     SK[st->kind].status, span, st->peak_per_sec);
-    size_t o = n > 0 ? (size_t)n : 0;
-    for (unsigned i = 0; i < f->nconns && o < sizeof f->message; i++)
-        o += (size_t)snprintf(f->message + o, sizeof f->message - o, "%sc%u", i ? "," : "", f->conns[i]);
-    if (o < sizeof f->message)
-        snprintf(f->message + o, sizeof f->message - o,
-                 ": the client keeps sending requests the server refuses; see the %s finding for the cause.",
-                 st->kind == SK_CONN_NOT_BOUND    ? "CONN_NOT_BOUND"
-                 : st->kind == SK_SEQ_MISORDERED ? "SEQ_MISORDERED"
-                                                  : "matching");
-}
-
-static void storm_note(struct sess_model *m, enum storm_kind kind, const struct sess_key *k, int64_t ts, uint64_t frame,
-                       uint32_t conn)
-{
-    struct storm *st = NULL;
-    for (size_t i = 0; i < m->nstorms && !st; i++)
-        if (m->storms[i].kind == kind && key_eq(&m->storms[i].key, k)) st = &m->storms[i];
-    uint32_t n = m->cfg.storm_count;
-    if (!st) {
-        m->st.rules_dropped++; /* undone below once the tracker exists */
-        if (m->nstorms == SESS_STORMS_MAX) return;
-        if (m->nstorms == m->storms_cap) {
-            size_t nc = m->storms_cap ? m->storms_cap * 2 : 8;
-            if (!memcap_take(m->mc, MEM_SESSIONS, (nc - m->storms_cap) * sizeof *m->storms)) return;
-            struct storm *nv = realloc(m->storms, nc * sizeof *nv);
-            if (!nv) { memcap_give(m->mc, MEM_SESSIONS, (nc - m->storms_cap) * sizeof *m->storms); return; }
-            m->storms = nv;
-            m->storms_cap = nc;
-        }
-        if (!memcap_take(m->mc, MEM_SESSIONS, n * sizeof(int64_t))) return;
-        int64_t *ring = calloc(n, sizeof *ring);
-        if (!ring) { memcap_give(m->mc, MEM_SESSIONS, n * sizeof(int64_t)); return; }
-        st = &m->storms[m->nstorms++];
-        memset(st, 0, sizeof *st);
-        st->kind = (uint8_t)kind;
-        st->key = *k;
-        st->ring = ring;
-        m->st.rules_dropped--;
-    }
-    if (st->cluster_count && ts - st->cluster_last > m->cfg.storm_window_ns) { /* a new cluster */
-        st->cluster_count = 0;
-        st->ring_n = st->ring_pos = 0;
-        st->is_storm = false;
-        st->peak_per_sec = 0;
-        memset(&st->acc, 0, sizeof st->acc);
-    }
-    if (!st->cluster_count) {
-        st->cluster_first = st->sec_start = ts;
-        st->sec_count = 0;
-        st->acc.first_ts_ns = st->acc.last_ts_ns = ts;
-    }
-    st->cluster_count++;
-    st->cluster_last = ts;
-    while (ts - st->sec_start >= NS_PER_S) { /* 1-second buckets from the cluster's first error */
-        st->sec_start += ((ts - st->sec_start) / NS_PER_S) * NS_PER_S;
-        st->sec_count = 0;
-    }
-    if (++st->sec_count > st->peak_per_sec) st->peak_per_sec = st->sec_count;
-    if (st->ring_n < n) st->ring[st->ring_n++] = ts;
-    else { st->ring[st->ring_pos] = ts; st->ring_pos = (st->ring_pos + 1) % n; }
-    finding_note(&st->acc, ts, frame, conn);
-    if (st->is_storm) {
-        struct ns_finding *f = findings_get(m->fs, st->fidx);
-        if (f) {
-            finding_note(f, ts, frame, conn);
-            storm_msg(m, st, f);
-        }
-        return;
-    }
-    int64_t oldest = st->ring_n < n ? st->ring[0] : st->ring[st->ring_pos];
-    if (st->ring_n < n || ts - oldest > m->cfg.storm_window_ns) return;
-    st->is_storm = true;
-    struct ns_finding *f = findings_add(m->fs, SK[kind].kind, NS_SEV_CRITICAL, st->acc.first_ts_ns);
-    if (!f) { st->fidx = SIZE_MAX; return; }
-    st->fidx = findings_index(m->fs, f);
-    f->last_ts_ns = st->acc.last_ts_ns;
-    f->count = st->acc.count;
-    f->nframes = st->acc.nframes;
-    memcpy(f->frames, st->acc.frames, sizeof f->frames);
-    f->nconns = st->acc.nconns;
-    memcpy(f->conns, st->acc.conns, sizeof f->conns);
-    set_subject(m, f, k);
-    snprintf(f->rfc, sizeof f->rfc, "%s", SK[kind].rfc);
-    storm_msg(m, st, f);
 }
 
 void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct sess *s, const struct ns_conn *c)
@@ -260,7 +195,7 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
     uint64_t fr = t->reply_frame;
     uint32_t conn = t->conn_id;
     if (has_status(t, SST_CONN_NOT_BOUND)) {
-        struct keyed *e = sf_note(m, SF_CONN_NOT_BOUND, &k, ts, fr, conn);
+        struct keyed *e = sf_fold(m, SF_CONN_NOT_BOUND, &k, ts, fr, conn);
         enum cnb_cause cause;
         if (t->kind == NS_TXN_NFS4_CB) {
             cause = CNBC_BACKCHANNEL;
@@ -279,9 +214,10 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
             } else cause = CNBC_SEQ_UNBOUND;
         }
         if (e) e->cause[cause]++;
+        sf_commit(m, e, fr);
     }
     if (has_status(t, SST_SEQ_MISORDERED)) {
-        struct keyed *e = sf_note(m, SF_SEQ_MISORDERED, &k, ts, fr, conn);
+        struct keyed *e = sf_fold(m, SF_SEQ_MISORDERED, &k, ts, fr, conn);
         enum seq_cause cause = SEQC_UNKNOWN;
         if (c4->setup.has_create_session && !c4->has_seq) {
             cause = SEQC_CS_SEQUENCE;
@@ -296,43 +232,31 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
             if (cause == SEQC_NONE) cause = SEQC_UNKNOWN;
         }
         if (e) e->cause[cause]++;
+        sf_commit(m, e, fr);
+        /* the call was refused: front ends show its frame as misordered */
+        analysis_amend_tell(&m->amend, t->call_frame, NS_AMEND_MISORDERED_CAUSE, t, fr);
     }
+    static const uint32_t storm_code[SK_N] = {
+        [SK_CONN_NOT_BOUND] = SST_CONN_NOT_BOUND, [SK_SEQ_MISORDERED] = SST_SEQ_MISORDERED,
+        [SK_BADSESSION] = SST_BADSESSION, [SK_DEADSESSION] = SST_DEADSESSION, [SK_BADSLOT] = SST_BADSLOT,
+        [SK_DELAY] = SST_DELAY,
+    };
     for (int kd = 0; kd < SK_N; kd++)
-        if (has_status(t, SK[kd].code)) storm_note(m, (enum storm_kind)kd, &k, ts, fr, conn);
+        if (has_status(t, storm_code[kd])) storm_note(m, (enum storm_kind)kd, &k, ts, fr, conn);
     if (has_status(t, SST_GRACE) && s && s->v.has_client) {
         struct sess_client *cl = sess_client_find(m, s->v.clientid);
-        if (cl) {
-            if (!cl->v.grace_replies) cl->grace_first_ts = ts;
-            cl->grace_last_ts = ts;
-            cl->v.grace_replies++;
-            finding_add_frame(&cl->grace_acc, fr);
-            finding_add_conn(&cl->grace_acc, conn);
-        }
+        if (cl) grace_on_reply(m, cl, ts, fr, conn);
     }
 }
 
 /* ---- SLOT_LIMITED ---- */
 
-void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts)
+static void slot_limited_text(const struct sess *s, struct ns_finding *f, char *b, uint8_t *sev)
 {
     const struct ns_session_view *v = &s->v;
-    if (!v->has_granted || v->fore_granted.maxrequests >= v->fore_requested.maxrequests) return;
-    struct sess_key k = sess_key_of(s);
-    struct keyed *e = keyed_find(m, SF_SLOT_LIMITED, &k);
-    if (reply_frame) {
-        if (e) return; /* one per session */
-        e = sf_note(m, SF_SLOT_LIMITED, &k, ts, v->create_call_frame, v->create_conn);
-        struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
-        if (f) {
-            f->first_ts_ns = v->first_ts_ns < ts ? v->first_ts_ns : ts;
-            finding_add_frame(f, reply_frame);
-        }
-    }
-    struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
-    if (!f) return;
     bool ran_into = v->saturated_ns > 0 || s->saturated || v->saturated_calls > 0;
-    f->severity = ran_into ? NS_SEV_WARNING : NS_SEV_INFO;
-    snprintf(f->message, sizeof f->message,
+    *sev = ran_into ? NS_SEV_WARNING : NS_SEV_INFO;
+    snprintf(b, sizeof f->message,
              "CREATE_SESSION asked %u fore-channel slots and the server granted %u. The client used slots up to %u "
              "with at most %u requests outstanding; all granted slots were busy %.1f%% of the time (%" PRIu64
              " calls). %s",
@@ -342,7 +266,37 @@ void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame,
                       : "The session never filled the table.");
 }
 
-/* ---- messages and GRACE_STUCK at the end ---- */
+void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts)
+{
+    const struct ns_session_view *v = &s->v;
+    if (!v->has_granted || v->fore_granted.maxrequests >= v->fore_requested.maxrequests) return;
+    struct sess_key k = sess_key_of(s);
+    struct keyed *e = keyed_find(m, SF_SLOT_LIMITED, &k);
+    slots_update_fractions(s);
+    if (reply_frame) {
+        if (e) return; /* one per session */
+        e = sf_fold(m, SF_SLOT_LIMITED, &k, ts, v->create_call_frame, v->create_conn);
+        struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+        if (!f) return;
+        f->first_ts_ns = v->first_ts_ns < ts ? v->first_ts_ns : ts;
+        finding_add_frame(f, reply_frame);
+        slot_limited_text(s, f, f->message, &f->severity);
+        findings_touch(m->fs, f, v->create_call_frame); /* its frames: the CREATE_SESSION call and reply */
+        findings_touch(m->fs, f, reply_frame);
+        return;
+    }
+    struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+    if (!f) return;
+    char b[NS_FINDING_MSG_MAX];
+    uint8_t sev;
+    slot_limited_text(s, f, b, &sev);
+    if (sev == f->severity && strcmp(b, f->message) == 0) return;
+    f->severity = sev;
+    memcpy(f->message, b, sizeof b);
+    findings_touch(m->fs, f, 0);
+}
+
+/* ---- messages ---- */
 
 static size_t add(char *b, size_t n, size_t o, const char *fmt, uint32_t v)
 {
@@ -351,12 +305,10 @@ static size_t add(char *b, size_t n, size_t o, const char *fmt, uint32_t v)
     return w > 0 ? o + (size_t)w : o;
 }
 
-static void keyed_message(struct sess_model *m, struct keyed *e)
+/* e's message as of now into b (NS_FINDING_MSG_MAX bytes). */
+static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns_finding *f, char *b)
 {
-    struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
-    if (!f) return;
-    char *b = f->message;
-    size_t n = sizeof f->message, o = 0;
+    size_t n = NS_FINDING_MSG_MAX, o = 0;
     switch ((enum sess_fkind)e->kind) {
     case SF_CONN_NOT_BOUND:
         o = (size_t)snprintf(b, n, "%" PRIu64 " requests refused with NFS4ERR_CONN_NOT_BOUND_TO_SESSION:", f->count);
@@ -408,10 +360,11 @@ static void keyed_message(struct sess_model *m, struct keyed *e)
         break;
     case SF_ABOVE: {
         struct sess *s = e->key.has_session ? sess_find(m, e->key.sessionid) : NULL;
+        e->sr_seen |= s && s->v.has_seq_reply; /* kept if the session is evicted */
         o = (size_t)snprintf(b, n,
                              "%" PRIu64 " SEQUENCE calls used a slot above the highest one the server granted%s; "
                              "expect NFS4ERR_BADSLOT.",
-                             f->count, s && s->v.has_seq_reply ? " (CREATE_SESSION or sr_highest_slotid)" : "");
+                             f->count, e->sr_seen ? " (CREATE_SESSION or sr_highest_slotid)" : "");
         break;
     }
     case SF_REPLAY:
@@ -432,48 +385,16 @@ static void keyed_message(struct sess_model *m, struct keyed *e)
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
                              f->count);
         break;
-    default:
+    default: /* SLOT_LIMITED: written by sf_slot_limited */
+        if (b != f->message) memcpy(b, f->message, n);
         return;
     }
     if (o && o < n && b[o - 1] == ';') b[o - 1] = '.';
 }
 
-void sf_finish(struct sess_model *m)
-{
-    for (size_t i = 0; i < m->keyed_size; i++)
-        if (m->keyed[i].used) keyed_message(m, &m->keyed[i]);
-    for (size_t i = 0; i < m->nclients; i++) {
-        struct sess_client *cl = &m->clients[i];
-        if (!cl->v.grace_replies || cl->grace_last_ts - cl->grace_first_ts <= m->cfg.grace_period_ns) continue;
-        if (cl->rc_ok_seen && cl->rc_ok_ts <= cl->grace_last_ts) continue;
-        struct ns_finding *f = findings_add(m->fs, "GRACE_STUCK", NS_SEV_CRITICAL, cl->grace_first_ts);
-        if (!f) return;
-        f->last_ts_ns = cl->grace_last_ts;
-        f->count = cl->v.grace_replies;
-        f->nframes = cl->grace_acc.nframes;
-        memcpy(f->frames, cl->grace_acc.frames, sizeof f->frames);
-        f->nconns = cl->grace_acc.nconns;
-        memcpy(f->conns, cl->grace_acc.conns, sizeof f->conns);
-        f->has_client = true;
-        f->clientid = cl->v.clientid;
-        snprintf(f->rfc, sizeof f->rfc, "RFC 8881 8.4.2.1, 18.51.3");
-        snprintf(f->message, sizeof f->message,
-                 "The server answered NFS4ERR_GRACE %" PRIu64 " times over %.0f s, longer than a grace period "
-                 "(%.0f s), and the client's RECLAIM_COMPLETE %s: the server waits for it to end the client's grace; "
-                 "send RECLAIM_COMPLETE (again) on a bound connection.",
-                 cl->v.grace_replies, (double)(cl->grace_last_ts - cl->grace_first_ts) / 1e9,
-                 (double)m->cfg.grace_period_ns / 1e9,
-                 cl->v.reclaim_complete_failed ? "failed and was never retried" : "was never sent");
-    }
-}
-
 void sf_free(struct sess_model *m)
 {
-    for (size_t i = 0; i < m->nstorms; i++) {
-        memcap_give(m->mc, MEM_SESSIONS, m->cfg.storm_count * sizeof(int64_t));
-        free(m->storms[i].ring);
-    }
-    memcap_give(m->mc, MEM_SESSIONS, m->storms_cap * sizeof *m->storms + m->keyed_size * sizeof *m->keyed);
-    free(m->storms);
+    storms_free(m);
+    memcap_give(m->mc, MEM_SESSIONS, m->keyed_size * sizeof *m->keyed);
     free(m->keyed);
 }

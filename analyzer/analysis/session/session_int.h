@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sess_model.h"
+#include "session_pool.h"
 
 /* nfsstat4 values the session rules look at (RFC 8881 s.15.1). */
 enum {
@@ -39,10 +40,18 @@ enum cnb_cause {
     CNBC_N
 };
 
+struct slot_call {              /* what was said about one call on a slot, told again with its reply */
+    uint64_t frame;
+    uint32_t seqid, expected;
+    bool has_expected;
+    uint8_t verdict;            /* enum ns_slot_verdict */
+};
+
 struct sess_slotx {             /* beside each ns_slot_view */
     uint32_t sig;               /* operations of the last call (REPLAY vs FALSE_RETRY) */
     uint32_t last_call_conn;
     uint8_t cause;              /* enum seq_cause of the call in flight */
+    struct slot_call last, prev; /* the last two calls: a retry may come before the first one's reply */
 };
 
 struct sess {
@@ -50,7 +59,9 @@ struct sess {
     struct ns_slot_view *slotv;
     struct sess_slotx *slotx;
     uint32_t slots_cap;
-    uint32_t hnext;             /* hash chain: index + 1 */
+    struct sess *hnext;         /* hash chain */
+    struct sess *dprev, *dnext; /* changed since the last settle (dirty list) */
+    bool dirty, evict;
     bool saturated;
     int64_t sat_since;
     uint64_t order;             /* creation order (ties in first_ts) */
@@ -60,10 +71,14 @@ struct sess {
 
 struct sess_client {
     struct ns_client_view v;
+    struct sess_client *hnext;  /* hash chain */
+    bool evict;
     int64_t grace_first_ts, grace_last_ts;
     bool rc_ok_seen;
     int64_t rc_ok_ts;
     struct ns_finding grace_acc; /* frames and connections for GRACE_STUCK */
+    bool grace_raised;          /* GRACE_STUCK exists (grace_fidx) */
+    size_t grace_fidx;
 };
 
 struct sess_owner {             /* server owner + scope -> server addresses (trunking) */
@@ -96,12 +111,14 @@ struct keyed {                  /* one finding per (kind, key) */
     uint32_t conn_sp;           /* CONN_NOT_BOUND: state protection of the client (for the message) */
     bool has_cs;                /* SEQ_MISORDERED on CREATE_SESSION: csa_sequence sent and due */
     uint32_t cs_got, cs_want;
+    bool sr_seen;               /* SLOT_ABOVE_GRANTED: the session had a SEQUENCE reply (for the message) */
 };
 
 struct storm {
     uint8_t kind;               /* enum storm_kind */
     struct sess_key key;
     int64_t *ring;              /* times of the last N errors */
+    uint64_t *ring_frame;       /* ... and their frames (same block) */
     uint32_t ring_n, ring_pos;
     uint64_t cluster_count;
     int64_t cluster_last;
@@ -117,13 +134,13 @@ struct sess_model {
     struct memcap *mc;
     struct findings *fs;
     struct sess_config cfg;
-    struct sess_client *clients;
-    size_t nclients, clients_cap;
-    struct sess *sessions;
-    size_t nsessions, sessions_cap;
+    struct spool clients, sessions; /* entries never move while they live */
     uint64_t next_order;
-    uint32_t *hash;             /* session id hash -> index + 1 */
-    size_t hash_size;
+    struct sess **shash;        /* session id hash -> chain */
+    size_t shash_size;
+    struct sess_client **chash; /* client ID hash -> chain */
+    size_t chash_size;
+    struct sess *dirty;         /* sessions changed since the last settle */
     struct sess_owner *owners;
     size_t nowners;
     struct keyed *keyed;
@@ -138,26 +155,41 @@ struct sess_model {
     const struct ns_read_file **files_view;
     struct ns_session_stats st;
     struct analysis_amend amend;
-    bool finished;
 };
 
-/* session_table.c */
+/* session_store.c: the session and client tables */
+void store_init(struct sess_model *m);
+void store_free(struct sess_model *m);
 struct sess *sess_find(struct sess_model *m, const uint8_t *sid);
 /* Found or created (mid_capture set when created); NULL: no memory. */
 struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts);
 struct sess_client *sess_client_find(struct sess_model *m, uint64_t clientid);
 struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int64_t ts);
+static inline size_t sess_nsessions(const struct sess_model *m) { return m->sessions.n; }
+static inline struct sess *sess_at(const struct sess_model *m, size_t i) { return m->sessions.order[i]; }
+static inline size_t sess_nclients(const struct sess_model *m) { return m->clients.n; }
+static inline struct sess_client *sess_client_at(const struct sess_model *m, size_t i) { return m->clients.order[i]; }
+/* s changed: settle it next time. */
+void sess_dirty(struct sess_model *m, struct sess *s);
+/* The dirty sessions, taken off the list one by one (NULL: none left). */
+struct sess *sess_take_dirty(struct sess_model *m);
+
+/* session_table.c */
 /* The session's entry for a connection (added if new; NULL if the list is full). */
 struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id);
 void sess_note_status(struct sess *s, uint32_t status);
-void sess_table_free(struct sess_model *m);
 
 /* session_slots.c */
-/* The SEQUENCE call of t (first transmission). */
-void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t);
-void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts);
+/* The SEQUENCE call of t (first transmission); fi (may be NULL): its facts. */
+void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts,
+                         struct sess_frame_info *fi);
 /* The reply to t's SEQUENCE (or the call given up: reply_ok false, ts = now). */
 void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* The facts of t's call for its reply (s: its session, NULL when not tracked). */
+void slots_reply_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+/* Slot, sequence ID and session of a call, with verdict v and no expectation. */
+void slots_facts_head(const struct nfs4_seq_args *q, uint8_t v, struct sess_frame_info *fi);
 void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn *t, int64_t ts);
 /* Cause of a SEQ_MISORDERED reply to t, from what was noted at the call. */
 enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);
@@ -165,13 +197,38 @@ void slots_update_fractions(struct sess *s);
 uint32_t slots_sig(const struct nfs4_call *c);
 
 /* session_findings.c */
-/* Fold one occurrence into the (kind, key) finding, creating it. */
+/* Fold one occurrence into the (kind, key) finding, creating it; then
+ * sf_commit (after noting its cause, if any). */
+struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
+                      uint64_t frame, uint32_t conn);
+/* e's finding is complete again: message rewritten, the store told (frame: the occurrence). */
+void sf_commit(struct sess_model *m, struct keyed *e, uint64_t frame);
+/* sf_fold + sf_commit. */
 struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
                       uint64_t frame, uint32_t conn);
 void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct sess *s, const struct ns_conn *c);
+/* SLOT_LIMITED of s: created on the CREATE_SESSION reply (reply_frame), else
+ * its severity and message brought up to date (the store told if they changed). */
 void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts);
-void sf_finish(struct sess_model *m);
+/* s has its first SEQUENCE reply: SLOT_ABOVE_GRANTED's message says so. */
+void sf_seq_reply_seen(struct sess_model *m, struct sess *s);
+/* Every keyed message as it would be written now (the store told of changes). */
+void sf_refresh_all(struct sess_model *m);
+void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k);
+bool sf_key_eq(const struct sess_key *a, const struct sess_key *b);
 void sf_free(struct sess_model *m);
+
+/* session_storms.c */
+/* One error of kind on key k (reply frame, ts, connection). */
+void storm_note(struct sess_model *m, enum storm_kind kind, const struct sess_key *k, int64_t ts, uint64_t frame,
+                uint32_t conn);
+void storms_free(struct sess_model *m);
+
+/* session_grace.c: GRACE_STUCK */
+void grace_on_reply(struct sess_model *m, struct sess_client *cl, int64_t ts, uint64_t frame, uint32_t conn);
+/* A RECLAIM_COMPLETE of cl answered (ok or failed). */
+void grace_on_reclaim_complete(struct sess_model *m, struct sess_client *cl, bool ok, int64_t ts, uint64_t frame,
+                               uint32_t conn);
 static inline struct sess_key sess_key_of(const struct sess *s)
 {
     struct sess_key k;

@@ -47,6 +47,7 @@ static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
     memset(nv + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nv);
     memset(nx + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nx);
     s->slots_cap = ncap;
+    s->v.slots = nv; /* a view handed out earlier sees the moved table */
     return true;
 }
 
@@ -82,24 +83,80 @@ static enum seq_cause diagnose(const struct sess *s, const struct ns_slot_view *
     return (int32_t)d > 1 ? SEQC_SKIPPED : SEQC_BACKWARDS;
 }
 
-void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t)
+/* The highest slot ID the server granted (false: not known yet). */
+static bool granted_highest(const struct sess *s, uint32_t *hg)
+{
+    if (s->v.has_seq_reply) { *hg = s->v.sr_highest_slotid; return true; }
+    if (s->v.has_granted && s->v.fore_granted.maxrequests) { *hg = s->v.fore_granted.maxrequests - 1; return true; }
+    return false;
+}
+
+void slots_facts_head(const struct nfs4_seq_args *q, uint8_t v, struct sess_frame_info *fi)
+{
+    memset(fi, 0, sizeof *fi);
+    fi->has_slot = true;
+    memcpy(fi->sessionid, q->sessionid, NS_SESSIONID_LEN);
+    fi->slot = q->slotid;
+    fi->seqid = q->sequenceid;
+    fi->verdict = v;
+}
+
+/* A call of seqid with operations sig, judged against its slot as it stands
+ * (before the call is recorded); the same comparisons as the findings. */
+static struct slot_call judge(const struct sess *s, const struct ns_slot_view *sv, const struct sess_slotx *sx,
+                              uint32_t seqid, uint32_t sig)
+{
+    struct slot_call r = {0, seqid, 0, false, NS_SLOT_FIRST};
+    if (sv->used) {
+        r.has_expected = true;
+        r.expected = sv->last_call_seqid + 1;
+    } else if (!s->v.mid_capture) { /* CREATE_SESSION seen: a new slot starts at 1 */
+        r.has_expected = true;
+        r.expected = 1;
+    } else {
+        return r;
+    }
+    if (sv->used && seqid == sv->last_call_seqid) r.verdict = sig == sx->sig ? NS_SLOT_REPLAY : NS_SLOT_FALSE_RETRY;
+    else if (sv->in_flight) r.verdict = NS_SLOT_IN_FLIGHT;
+    else if (seqid == r.expected) r.verdict = NS_SLOT_NEW;
+    else r.verdict = (int32_t)(seqid - r.expected) > 0 ? NS_SLOT_GAP : NS_SLOT_BACKWARDS;
+    return r;
+}
+
+static void fill(const struct sess *s, const struct nfs4_seq_args *q, const struct slot_call *c,
+                 struct sess_frame_info *fi)
+{
+    slots_facts_head(q, c->verdict, fi);
+    fi->has_expected = c->has_expected;
+    fi->expected_seqid = c->expected;
+    fi->outstanding = s->v.outstanding;
+    fi->granted = s->v.granted_slots;
+}
+
+void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi)
 {
     const struct nfs4_call *c4 = &t->u.v4.call;
     uint32_t slot = c4->seq.slotid, seqid = c4->seq.sequenceid;
     struct sess_key k = sess_key_of(s);
     if (!s->v.any_slot_used || slot > s->v.highest_slot_used) s->v.highest_slot_used = slot;
     s->v.any_slot_used = true;
-    bool have = false;
     uint32_t hg = 0;
-    if (s->v.has_seq_reply) { hg = s->v.sr_highest_slotid; have = true; }
-    else if (s->v.has_granted && s->v.fore_granted.maxrequests) { hg = s->v.fore_granted.maxrequests - 1; have = true; }
-    if (have && slot > hg) sf_note(m, SF_ABOVE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
-    if (slot >= NS_SLOTS_MAX || !ensure_slots(m, s, slot + 1)) { s->v.slot_ids_untracked++; return; }
+    bool above = granted_highest(s, &hg) && slot > hg;
+    if (above) sf_note(m, SF_ABOVE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    if (slot >= NS_SLOTS_MAX || !ensure_slots(m, s, slot + 1)) {
+        s->v.slot_ids_untracked++;
+        struct slot_call u = {t->call_frame, seqid, 0, false, above ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
+        if (fi) fill(s, &c4->seq, &u, fi);
+        return;
+    }
     if (slot + 1 > s->v.nslots) s->v.nslots = slot + 1;
     struct ns_slot_view *sv = &s->slotv[slot];
     struct sess_slotx *sx = &s->slotx[slot];
     uint32_t sig = slots_sig(c4);
     enum seq_cause cause = diagnose(s, sv, seqid, t->conn_id);
+    struct slot_call j = judge(s, sv, sx, seqid, sig);
+    j.frame = t->call_frame;
+    if (above) j.verdict = NS_SLOT_ABOVE_GRANTED; /* the server checks the slot ID first (BADSLOT) */
     if (sv->used) {
         if (seqid == sv->last_call_seqid)
             sf_note(m, sig == sx->sig ? SF_REPLAY : SF_FALSE_RETRY, &k, t->call_ts_ns, t->call_frame, t->conn_id);
@@ -118,17 +175,50 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t)
     sx->sig = sig;
     sx->last_call_conn = t->conn_id;
     sx->cause = (uint8_t)cause;
+    sx->prev = sx->last;
+    sx->last = j;
     uint32_t n = s->v.outstanding;
     s->v.outstanding_hist[n < NS_OUTSTANDING_HIST - 1 ? n : NS_OUTSTANDING_HIST - 1]++;
     if (n > s->v.max_outstanding) s->v.max_outstanding = n;
-    if (s->v.granted_slots && n >= s->v.granted_slots) s->v.saturated_calls++;
+    if (s->v.granted_slots && n >= s->v.granted_slots && !s->v.saturated_calls++)
+        sf_slot_limited(m, s, 0, 0); /* ran into the limit: its severity now, not at the next settle */
     sat_set(s, t->call_ts_ns);
+    if (fi) fill(s, &c4->seq, &j, fi);
 }
 
-void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts)
+void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, uint64_t frame, int64_t ts,
+                         struct sess_frame_info *fi)
 {
     struct sess_key k = sess_key_of(s);
     sf_note(m, SF_REPLAY, &k, ts, frame, t->conn_id);
+    if (!fi) return;
+    /* judged like a new call on the slot as it stands; the slot table keeps the first transmission */
+    const struct nfs4_call *c4 = &t->u.v4.call;
+    uint32_t slot = c4->seq.slotid, hg = 0;
+    bool above = granted_highest(s, &hg) && slot > hg;
+    struct slot_call j = {frame, c4->seq.sequenceid, 0, false, above ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
+    if (slot < s->v.nslots) {
+        j = judge(s, &s->slotv[slot], &s->slotx[slot], c4->seq.sequenceid, slots_sig(c4));
+        if (above) j.verdict = NS_SLOT_ABOVE_GRANTED;
+    }
+    fill(s, &c4->seq, &j, fi);
+}
+
+void slots_reply_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi)
+{
+    const struct nfs4_seq_args *q = &t->u.v4.call.seq;
+    if (!s) { slots_facts_head(q, NS_SLOT_UNTRACKED, fi); return; }
+    uint32_t slot = q->slotid, hg = 0;
+    /* an untracked slot ID: its call's verdict is not kept; the grant now stands in for the one then */
+    struct slot_call c = {t->call_frame, q->sequenceid, 0, false,
+                          granted_highest(s, &hg) && slot > hg ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
+    if (slot < s->v.nslots) {
+        const struct sess_slotx *sx = &s->slotx[slot];
+        if (sx->last.frame == t->call_frame) c = sx->last;
+        else if (sx->prev.frame == t->call_frame) c = sx->prev;
+        else c.verdict = NS_SLOT_UNTRACKED; /* displaced by later calls on the slot */
+    }
+    fill(s, q, &c, fi);
 }
 
 static void clear_in_flight(struct sess *s, const struct ns_txn *t, int64_t ts)
@@ -170,10 +260,12 @@ void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t
                 s->v.history_dropped++;
             }
         }
+        bool first = !s->v.has_seq_reply;
         s->v.has_seq_reply = true;
         s->v.sr_highest_slotid = q->highest_slotid;
         s->v.target_highest_slotid = q->target_highest_slotid;
         s->v.granted_slots = q->highest_slotid + 1;
+        if (first) sf_seq_reply_seen(m, s);
     }
     clear_in_flight(s, t, t->reply_ts_ns);
 }

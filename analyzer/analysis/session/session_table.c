@@ -1,18 +1,11 @@
-/* Clients and sessions (RFC 8881 s.2.4, s.2.10): the tables, capped, and the
- * events that fill them (EXCHANGE_ID, CREATE_SESSION, BIND_CONN_TO_SESSION,
- * DESTROY_SESSION, SEQUENCE). Slot tables are in session_slots.c, findings
- * in session_findings.c, READ_PLUS in read_plus.c. */
+/* Clients and sessions (RFC 8881 s.2.4, s.2.10): the events that fill them
+ * (EXCHANGE_ID, CREATE_SESSION, BIND_CONN_TO_SESSION, DESTROY_SESSION,
+ * SEQUENCE) and the views. The tables are in session_store.c, slot tables
+ * in session_slots.c, findings in session_findings.c, READ_PLUS in read_plus.c. */
 #include <stdlib.h>
 
 #include "nfs4_xdr_common.h"
 #include "session_int.h"
-
-static uint32_t sid_hash(const uint8_t *sid)
-{
-    uint32_t h = 2166136261u;
-    for (int i = 0; i < NS_SESSIONID_LEN; i++) h = (h ^ sid[i]) * 16777619u;
-    return h;
-}
 
 struct sess_model *sess_new(struct memcap *mc, struct findings *fs, const struct sess_config *cfg)
 {
@@ -24,174 +17,19 @@ struct sess_model *sess_new(struct memcap *mc, struct findings *fs, const struct
     if (!m->cfg.storm_count) m->cfg.storm_count = 20;
     if (!m->cfg.storm_window_ns) m->cfg.storm_window_ns = 10ll * 1000000000ll;
     if (!m->cfg.grace_period_ns) m->cfg.grace_period_ns = 90ll * 1000000000ll;
+    store_init(m);
     return m;
-}
-
-static void sess_release(struct sess_model *m, struct sess *s)
-{
-    memcap_give(m->mc, MEM_SESSIONS, s->slots_cap * (sizeof *s->slotv + sizeof *s->slotx));
-    free(s->slotv);
-    free(s->slotx);
-    s->slotv = NULL;
-    s->slotx = NULL;
-    s->slots_cap = 0;
-}
-
-void sess_table_free(struct sess_model *m)
-{
-    for (size_t i = 0; i < m->nsessions; i++) sess_release(m, &m->sessions[i]);
-    memcap_give(m->mc, MEM_SESSIONS, m->sessions_cap * sizeof *m->sessions + m->clients_cap * sizeof *m->clients +
-                                         m->hash_size * sizeof *m->hash +
-                                         (m->owners ? SESS_OWNERS_MAX * sizeof *m->owners : 0));
-    free(m->sessions);
-    free(m->clients);
-    free(m->hash);
-    free(m->owners);
 }
 
 void sess_free(struct sess_model *m)
 {
     if (!m) return;
-    sess_table_free(m);
+    store_free(m);
+    memcap_give(m->mc, MEM_SESSIONS, m->owners ? SESS_OWNERS_MAX * sizeof *m->owners : 0);
+    free(m->owners);
     sf_free(m);
     rp_free(m);
     free(m);
-}
-
-/* Grow an array of n elements of size sz to hold one more, within max and the
- * memory cap. false: full. */
-static bool grow(struct sess_model *m, void **v, size_t *cap, size_t n, size_t sz, size_t max)
-{
-    if (n < *cap) return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    if (ncap > max) ncap = max;
-    if (ncap <= *cap) return false;
-    if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - *cap) * sz)) return false;
-    void *nv = realloc(*v, ncap * sz);
-    if (!nv) {
-        memcap_give(m->mc, MEM_SESSIONS, (ncap - *cap) * sz);
-        return false;
-    }
-    memset((char *)nv + *cap * sz, 0, (ncap - *cap) * sz);
-    *v = nv;
-    *cap = ncap;
-    return true;
-}
-
-static void rehash(struct sess_model *m)
-{
-    size_t want = 64;
-    while (want < m->nsessions * 2) want *= 2;
-    if (want != m->hash_size) {
-        if (!memcap_take(m->mc, MEM_SESSIONS, want * sizeof *m->hash)) return; /* keep the old size */
-        uint32_t *nh = calloc(want, sizeof *nh);
-        if (!nh) { memcap_give(m->mc, MEM_SESSIONS, want * sizeof *m->hash); return; }
-        memcap_give(m->mc, MEM_SESSIONS, m->hash_size * sizeof *m->hash);
-        free(m->hash);
-        m->hash = nh;
-        m->hash_size = want;
-    } else {
-        memset(m->hash, 0, m->hash_size * sizeof *m->hash);
-    }
-    for (size_t i = 0; i < m->nsessions; i++) {
-        uint32_t b = sid_hash(m->sessions[i].v.sessionid) & (uint32_t)(m->hash_size - 1);
-        m->sessions[i].hnext = m->hash[b];
-        m->hash[b] = (uint32_t)i + 1;
-    }
-}
-
-struct sess *sess_find(struct sess_model *m, const uint8_t *sid)
-{
-    if (!m->hash_size) return NULL;
-    for (uint32_t i = m->hash[sid_hash(sid) & (uint32_t)(m->hash_size - 1)]; i; i = m->sessions[i - 1].hnext)
-        if (memcmp(m->sessions[i - 1].v.sessionid, sid, NS_SESSIONID_LEN) == 0) return &m->sessions[i - 1];
-    return NULL;
-}
-
-static int cmp_keep(const void *pa, const void *pb)
-{
-    const struct ns_session_view *a = &((const struct sess *)pa)->v, *b = &((const struct sess *)pb)->v;
-    if (a->destroyed != b->destroyed) return a->destroyed ? 1 : -1; /* live ones first */
-    if (a->last_ts_ns != b->last_ts_ns) return a->last_ts_ns > b->last_ts_ns ? -1 : 1;
-    return a->first_ts_ns < b->first_ts_ns ? -1 : a->first_ts_ns > b->first_ts_ns;
-}
-
-static int cmp_order(const void *pa, const void *pb)
-{
-    const struct sess *a = pa, *b = pb;
-    return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* Full: drop a sixteenth of the sessions, destroyed ones first, then the
- * least recently active (counted); the rest keep their order of first sighting. */
-static void evict_sessions(struct sess_model *m)
-{
-    qsort(m->sessions, m->nsessions, sizeof *m->sessions, cmp_keep);
-    size_t drop = m->nsessions / 16 ? m->nsessions / 16 : 1;
-    for (size_t i = m->nsessions - drop; i < m->nsessions; i++) {
-        struct sess *s = &m->sessions[i];
-        slots_update_fractions(s);
-        sf_slot_limited(m, s, 0, 0); /* settle its SLOT_LIMITED severity */
-        sess_release(m, s);
-    }
-    m->nsessions -= drop;
-    m->st.sessions_evicted += drop;
-    qsort(m->sessions, m->nsessions, sizeof *m->sessions, cmp_order);
-    rehash(m);
-}
-
-struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts)
-{
-    struct sess *s = sess_find(m, sid);
-    if (s) return s;
-    if (m->nsessions == SESS_SESSIONS_MAX ||
-        !grow(m, (void **)&m->sessions, &m->sessions_cap, m->nsessions, sizeof *m->sessions, SESS_SESSIONS_MAX)) {
-        if (!m->nsessions) return NULL;
-        evict_sessions(m);
-    }
-    s = &m->sessions[m->nsessions++];
-    memset(s, 0, sizeof *s);
-    s->order = m->next_order++;
-    memcpy(s->v.sessionid, sid, NS_SESSIONID_LEN);
-    s->v.mid_capture = true;
-    s->v.first_ts_ns = s->v.last_ts_ns = ts;
-    if (m->nsessions * 2 > m->hash_size) {
-        rehash(m);
-    } else {
-        uint32_t b = sid_hash(sid) & (uint32_t)(m->hash_size - 1);
-        s->hnext = m->hash[b];
-        m->hash[b] = (uint32_t)m->nsessions;
-    }
-    if (!m->hash_size) { m->nsessions--; return NULL; }
-    return s;
-}
-
-struct sess_client *sess_client_find(struct sess_model *m, uint64_t clientid)
-{
-    for (size_t i = m->nclients; i-- > 0;)
-        if (m->clients[i].v.clientid == clientid) return &m->clients[i];
-    return NULL;
-}
-
-struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int64_t ts)
-{
-    struct sess_client *cl = sess_client_find(m, clientid);
-    if (cl) return cl;
-    if (m->nclients == SESS_CLIENTS_MAX ||
-        !grow(m, (void **)&m->clients, &m->clients_cap, m->nclients, sizeof *m->clients, SESS_CLIENTS_MAX)) {
-        if (!m->nclients) return NULL;
-        size_t best = 0; /* least recently active */
-        for (size_t i = 1; i < m->nclients; i++)
-            if (m->clients[i].v.last_ts_ns < m->clients[best].v.last_ts_ns) best = i;
-        memmove(&m->clients[best], &m->clients[best + 1], (m->nclients - best - 1) * sizeof *m->clients);
-        m->nclients--;
-        m->st.clients_evicted++;
-    }
-    cl = &m->clients[m->nclients++];
-    memset(cl, 0, sizeof *cl);
-    cl->v.clientid = clientid;
-    cl->v.first_ts_ns = cl->v.last_ts_ns = ts;
-    return cl;
 }
 
 struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id)
@@ -258,21 +96,32 @@ static struct ns_session_conn *use_conn(struct sess *s, const struct ns_conn *c,
     return sc;
 }
 
-static void touch(struct sess *s, int64_t ts)
+/* s was seen at ts (and may change now: settle it next time). */
+static void touch(struct sess_model *m, struct sess *s, int64_t ts)
 {
+    sess_dirty(m, s);
     if (ts > s->v.last_ts_ns) s->v.last_ts_ns = ts;
     if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
 }
 
 void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
 
+/* CB_SEQUENCE: the back channel's slot table is not tracked. */
+static void cb_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *out)
+{
+    if (!out) return;
+    slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
+    if (s && s->v.has_granted) out->granted = s->v.back_granted.maxrequests;
+}
+
 void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, struct sess_frame_info *out)
 {
-    (void)out;
+    if (out) memset(out, 0, sizeof *out);
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
+        cb_facts(s, t, out);
         if (!s) return;
-        touch(s, t->call_ts_ns);
+        touch(m, s, t->call_ts_ns);
         s->v.cb_calls++;
         struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
         if (sc) sc->cb_calls++;
@@ -291,8 +140,11 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     if (!c4->has_seq) return;
     struct sess *s = sess_get(m, c4->seq.sessionid, t->call_ts_ns);
-    if (!s) return;
-    touch(s, t->call_ts_ns);
+    if (!s) {
+        if (out) slots_facts_head(&c4->seq, NS_SLOT_UNTRACKED, out);
+        return;
+    }
+    touch(m, s, t->call_ts_ns);
     s->v.calls++;
     for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
         s->v.ops[c4->op[i] < NS_SESSION_OPS - 1 ? c4->op[i] : NS_SESSION_OPS - 1]++;
@@ -301,23 +153,30 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
         sc->calls++;
         sc->bytes += t->call_bytes;
     }
-    slots_on_call(m, s, t);
+    slots_on_call(m, s, t, out);
 }
 
 void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t frame, int64_t ts,
                         struct sess_frame_info *out)
 {
-    (void)out;
+    if (out) memset(out, 0, sizeof *out);
+    if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
+        cb_facts(sess_find(m, t->u.v4.call.seq.sessionid), t, out);
+        return;
+    }
     if (!is_compound_v41(t) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
-    if (s) slots_on_retransmit(m, s, t, frame, ts);
+    if (s) slots_on_retransmit(m, s, t, frame, ts, out);
+    else if (out) slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
 }
 
 void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_up)
 {
     if (!given_up || t->reply_frame || !is_compound_v41(t) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
-    if (s) slots_on_given_up(m, s, t, t->last_send_ts_ns);
+    if (!s) return;
+    sess_dirty(m, s);
+    slots_on_given_up(m, s, t, t->last_send_ts_ns);
 }
 
 /* Index of op in the call, or -1. */
@@ -356,8 +215,8 @@ static void on_exchange_id(struct sess_model *m, const struct ns_txn *t, const s
         memcpy(v->owner, c4->setup.exchange_id.owner, v->owner_len);
         v->sp_requested = c4->setup.exchange_id.state_protect;
         /* re-established: an earlier client ID with the same owner */
-        for (size_t i = m->nclients; i-- > 0;) {
-            const struct ns_client_view *o = &m->clients[i].v;
+        for (size_t i = sess_nclients(m); i-- > 0;) {
+            const struct ns_client_view *o = &sess_client_at(m, i)->v;
             if (o->clientid != id && o->from_exchange_id && same_bytes(o->owner, o->owner_len, v->owner, v->owner_len)) {
                 v->replaces_clientid = o->clientid;
                 break;
@@ -404,8 +263,8 @@ static void on_exchange_id(struct sess_model *m, const struct ns_txn *t, const s
     bool known = false;
     for (uint32_t i = 0; i < ow->naddrs; i++) known |= addr_eq(&ow->addr[i], &c->server.addr);
     if (!known && ow->naddrs < SESS_OWNER_ADDRS) ow->addr[ow->naddrs++] = c->server.addr;
-    for (size_t i = 0; i < m->nclients; i++) {
-        struct ns_client_view *o = &m->clients[i].v;
+    for (size_t i = 0; i < sess_nclients(m); i++) {
+        struct ns_client_view *o = &sess_client_at(m, i)->v;
         if (o->from_exchange_id && same_bytes(o->server_major, o->server_major_len, ow->major, ow->major_len) &&
             same_bytes(o->scope, o->scope_len, ow->scope, ow->scope_len))
             o->server_addrs = ow->naddrs;
@@ -446,7 +305,7 @@ static void on_create_session(struct sess_model *m, const struct ns_txn *t, cons
     v->granted_slots = v->fore_granted.maxrequests;
     if (v->flags_granted & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) v->back_same = true;
     if (fresh) v->first_ts_ns = t->call_ts_ns;
-    touch(s, t->reply_ts_ns);
+    touch(m, s, t->reply_ts_ns);
     if (cl) {
         cl->v.sessions++;
         cl->v.create_session_next = v->csa_sequence + 1;
@@ -467,7 +326,7 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     if (!r4->setup.has_bind_conn) return;
     struct sess *s = sess_get(m, r4->setup.bind_conn.sessionid, t->call_ts_ns);
     if (!s) return;
-    touch(s, t->reply_ts_ns);
+    touch(m, s, t->reply_ts_ns);
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (!sc) return;
     if (sc->method == NS_BIND_NONE) { /* how it first got bound */
@@ -481,11 +340,26 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
 }
 
+static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
+
 void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, bool dup,
                    struct sess_frame_info *out)
 {
-    (void)out;
-    if (dup || !t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
+    if (!dup) reply_model(m, t, c);
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!t->call_frame) return;
+    bool cb = t->kind == NS_TXN_NFS4_CB;
+    if ((!cb && !is_compound_v41(t)) || !t->u.v4.call.has_seq) return;
+    const struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
+    if (cb) cb_facts(s, t, out);
+    else slots_reply_facts(s, t, out);
+}
+
+/* What the first reply to a call changes. */
+static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
+{
+    if (!t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
     rp_on_reply(m, t);
     if (t->kind == NS_TXN_NFS4_CB) {
         struct sess *s = t->u.v4.call.has_seq ? sess_find(m, t->u.v4.call.seq.sessionid) : NULL;
@@ -504,11 +378,11 @@ void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns
         if (d) {
             d->v.destroyed = true;
             d->v.destroy_frame = t->reply_frame;
-            touch(d, t->reply_ts_ns);
+            touch(m, d, t->reply_ts_ns);
         }
     }
     if (s) {
-        touch(s, t->reply_ts_ns);
+        touch(m, s, t->reply_ts_ns);
         s->v.replies++;
         struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
         if (sc) sc->bytes += t->reply_bytes;
@@ -526,41 +400,45 @@ void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns
         slots_on_reply(m, s, t);
         if (c4->setup.has_reclaim_complete && s->v.has_client) {
             struct sess_client *cl = sess_client_find(m, s->v.clientid);
-            if (cl) {
-                if (op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK) {
-                    cl->v.reclaim_complete_ok++;
-                    if (!cl->rc_ok_seen) { cl->rc_ok_seen = true; cl->rc_ok_ts = t->reply_ts_ns; }
-                } else {
-                    if (!cl->v.reclaim_complete_failed) finding_add_frame(&cl->grace_acc, t->reply_frame);
-                    cl->v.reclaim_complete_failed++;
-                    finding_add_conn(&cl->grace_acc, t->conn_id);
-                }
-            }
+            if (cl)
+                grace_on_reclaim_complete(m, cl, op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
+                                          t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
     }
     sf_on_reply_errors(m, t, s, c);
 }
 
-void sess_settle(struct sess_model *m, int64_t now) { (void)m; (void)now; }
-
-void sess_finish(struct sess_model *m, int64_t now)
+/* Only sessions changed since the last settle can have stale fractions or a
+ * stale SLOT_LIMITED; every other finding is complete when told. Nothing
+ * depends on time alone (GRACE_STUCK needs a GRACE reply as evidence). */
+void sess_settle(struct sess_model *m, int64_t now)
 {
     (void)now;
-    if (m->finished) return;
-    m->finished = true;
-    for (size_t i = 0; i < m->nsessions; i++) {
-        slots_update_fractions(&m->sessions[i]);
-        sf_slot_limited(m, &m->sessions[i], 0, 0);
+    struct sess *s;
+    while ((s = sess_take_dirty(m))) {
+        slots_update_fractions(s);
+        sf_slot_limited(m, s, 0, 0);
     }
-    sf_finish(m);
+}
+
+/* No rule needs the end: settle, then (once, cheap at the end) every
+ * session and message re-checked; nothing changes unless settle missed it. */
+void sess_finish(struct sess_model *m, int64_t now)
+{
+    sess_settle(m, now);
+    for (size_t i = 0; i < sess_nsessions(m); i++) {
+        slots_update_fractions(sess_at(m, i));
+        sf_slot_limited(m, sess_at(m, i), 0, 0);
+    }
+    sf_refresh_all(m);
 }
 
 /* ---- views ---- */
 
-size_t sess_client_count(const struct sess_model *m) { return m->nclients; }
+size_t sess_client_count(const struct sess_model *m) { return sess_nclients(m); }
 const struct ns_client_view *sess_client(const struct sess_model *m, size_t i)
 {
-    return i < m->nclients ? &m->clients[i].v : NULL;
+    return i < sess_nclients(m) ? &sess_client_at(m, i)->v : NULL;
 }
 const struct ns_session_view *sess_session_by_id(struct sess_model *m, const uint8_t *sessionid)
 {
@@ -577,11 +455,11 @@ const struct ns_client_view *sess_client_by_id(struct sess_model *m, uint64_t cl
     return c ? &c->v : NULL;
 }
 
-size_t sess_session_count(const struct sess_model *m) { return m->nsessions; }
+size_t sess_session_count(const struct sess_model *m) { return sess_nsessions(m); }
 const struct ns_session_view *sess_session(struct sess_model *m, size_t i)
 {
-    if (i >= m->nsessions) return NULL;
-    struct sess *s = &m->sessions[i];
+    if (i >= sess_nsessions(m)) return NULL;
+    struct sess *s = sess_at(m, i);
     slots_update_fractions(s);
     s->v.slots = s->slotv;
     return &s->v;
