@@ -43,7 +43,8 @@ static uint64_t new_since_roll(struct tui *t, const struct ns_finding *f)
     return m && f->count > m->prev[0] ? f->count - m->prev[0] : (m ? 0 : f->count);
 }
 
-static const struct ns_finding *g_shown[4096]; /* finding of each row, by natural order */
+/* finding of each row, and the storm folded into it, by natural order */
+static const struct ns_finding *g_shown[4096], *g_storm[4096];
 
 static void fill(struct tui *t, const struct ns_finding **sorted, size_t n)
 {
@@ -56,6 +57,7 @@ static void fill(struct tui *t, const struct ns_finding **sorted, size_t n)
         struct tui_row *r = table_add(&t->table);
         if (!r) return;
         g_shown[r->order] = f;
+        g_storm[r->order] = storm;
         int sev = storm && storm->severity > f->severity ? storm->severity : f->severity;
         cell_str(r, 0, ns_severity_name((uint8_t)sev));
         r->key[0] = sev;
@@ -117,10 +119,14 @@ void view_findings(struct tui *t, int y, int h)
     table_draw(&t->table, y, h - msg, t->cols, vs);
     const struct tui_row *r = table_selected(&t->table, vs);
     if (!r || !msg) return;
-    const struct ns_finding *f = g_shown[r->order];
+    const struct ns_finding *f = g_shown[r->order], *storm = g_storm[r->order];
+    /* the core may word a message only at the end of the capture: say so
+     * (or show its storm's) rather than print nothing */
+    if (!f->message[0] && storm && storm->message[0]) f = storm;
     char text[NS_FINDING_MSG_MAX + NS_FINDING_RFC_MAX + 8];
-    snprintf(text, sizeof text, "%s%s%s%s", f->message, f->rfc[0] ? " [" : "", f->rfc, f->rfc[0] ? "]" : "");
-    mvhline(y + h - msg, 0, ACS_HLINE, t->cols);
+    snprintf(text, sizeof text, "%s%s%s%s", f->message[0] ? f->message : "(message when the capture ends)",
+             f->rfc[0] ? " [" : "", f->rfc, f->rfc[0] ? "]" : "");
+    mvhline(y + h - msg, 0, '-', t->cols);
     attron(term_sev_attr(f->severity));
     wrap(y + h - msg + 1, msg - 1, t->cols, text);
     attroff(term_sev_attr(f->severity));

@@ -81,7 +81,15 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         for (int64_t slice_end = now + FEED_SLICE_NS; !ended && ready;) {
             if (!have) {
                 int r = capture_next(c, &f);
-                if (r < 0) { ended = true; next_draw = now; break; }
+                if (r < 0) {
+                    /* the input is over: finish now (idempotent, the caller
+                     * finishes again) so the last screen shows what the
+                     * report will, end-only findings included */
+                    ended = true;
+                    ns_analyzer_finish(a);
+                    next_draw = now;
+                    break;
+                }
                 if (r == 0) { ready = false; break; } /* live: nothing within the read timeout: poll */
                 have = true;
             }
@@ -93,6 +101,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
                 ended = true;
                 next_draw = now;
                 capture_stop(c);
+                ns_analyzer_finish(a);
                 break;
             }
             if ((f.number & 63) == 0 && clock_ns(CLOCK_MONOTONIC) >= slice_end) break;
