@@ -10,7 +10,7 @@
 
 static const struct tui_col g_cols[] = {
     {"severity", 8, true, 0}, {"kind", 22, true, 0}, {"count", 6, false, 0}, {"new", 5, false, 3},
-    {"storm", 8, false, 2}, {"last seen", 15, true, 4}, {"where", 56, true, 1},
+    {"storm", 8, false, 2}, {"last seen", 15, true, 4}, {"where", 56, true, 0},
 };
 
 static int newest_first(const void *pa, const void *pb)

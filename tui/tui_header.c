@@ -9,17 +9,48 @@
 
 static const char *const g_tabs[V_COUNT] = {"Sessions", "Connections", "Findings", "Operations", "Slots", "UDP"};
 
+/* Findings by severity, highest first, each in its colour, from column x. */
+static void draw_severities(struct tui *t, int y, int x, const unsigned sev[4])
+{
+    static const char *const names[4] = {"info", "warn", "err", "crit"};
+    for (int s = 3; s >= 0 && x < t->cols; s--) {
+        char part[32];
+        int n = snprintf(part, sizeof part, "%s %u%s", names[s], sev[s], s ? "  " : "");
+        if (sev[s]) attron(term_sev_attr(s));
+        mvaddnstr(y, x, part, t->cols - x);
+        if (sev[s]) attroff(term_sev_attr(s));
+        x += n;
+    }
+}
+
 void draw_header(struct tui *t)
 {
     char line[512], when[NS_TIME_STRLEN] = "-";
+    bool narrow = t->cols < 110;
     int64_t e = t->st.elapsed_ns / 1000000000;
     int64_t now = ns_analyzer_now(t->a);
     if (now) ns_clock_str(now, when, sizeof when);
     const char *state = t->paused ? "  PAUSED" : "";
     if (t->st.ended) state = t->st.cut ? "  end of capture (cut short)" : "  end of capture";
-    snprintf(line, sizeof line, "nfsscope  %s %s  elapsed %02lld:%02lld:%02lld  packet time %s%s",
-             t->st.live ? "interface" : "file", t->source, (long long)(e / 3600), (long long)(e / 60 % 60),
-             (long long)(e % 60), when, state);
+    unsigned sev[4] = {0};
+    const struct ns_finding *const *v;
+    size_t nf = ns_analyzer_findings(t->a, &v);
+    for (size_t i = 0; i < nf; i++) sev[v[i]->severity & 3]++;
+    char sevs[96];
+    int sevw = snprintf(sevs, sizeof sevs, "crit %u  err %u  warn %u  info %u", sev[3], sev[2], sev[1], sev[0]);
+    if (narrow) {
+        /* 80 columns: the file's last name, cut to leave room for the rest */
+        const char *name = strrchr(t->source, '/') && !t->st.live ? strrchr(t->source, '/') + 1 : t->source;
+        char rest[96];
+        int rl = snprintf(rest, sizeof rest, " %02lld:%02lld:%02lld%s", (long long)(e / 3600), (long long)(e / 60 % 60),
+                          (long long)(e % 60), state);
+        int room = t->cols - 9 - rl - sevw - 2;
+        snprintf(line, sizeof line, "nfsscope %.*s%s", room > 4 ? room : 4, name, rest);
+    } else {
+        snprintf(line, sizeof line, "nfsscope  %s %s  elapsed %02lld:%02lld:%02lld  packet time %s%s",
+                 t->st.live ? "interface" : "file", t->source, (long long)(e / 3600), (long long)(e / 60 % 60),
+                 (long long)(e % 60), when, state);
+    }
     attron(A_BOLD);
     mvaddnstr(0, 0, line, t->cols);
     attroff(A_BOLD);
@@ -34,25 +65,14 @@ void draw_header(struct tui *t)
         const struct ns_session_view *s = ns_analyzer_session(t->a, i);
         sess += s && !s->destroyed;
     }
-    unsigned sev[4] = {0};
-    const struct ns_finding *const *v;
-    size_t nf = ns_analyzer_findings(t->a, &v);
-    for (size_t i = 0; i < nf; i++) sev[v[i]->severity & 3]++;
     char drops[32] = "-";
     if (t->st.drops_known) snprintf(drops, sizeof drops, "%llu", (unsigned long long)t->st.drops);
     int x = snprintf(line, sizeof line, "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
                      h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
     mvaddnstr(1, 0, line, t->cols);
-    /* findings by severity, each in its colour */
-    static const char *const names[4] = {"info", "warn", "err", "crit"};
-    for (int s = 3; s >= 0 && x < t->cols; s--) {
-        char part[32];
-        int n = snprintf(part, sizeof part, "%u %s%s", sev[s], names[s], s ? " " : "");
-        if (sev[s]) attron(term_sev_attr(s));
-        mvaddnstr(1, x, part, t->cols - x);
-        if (sev[s]) attroff(term_sev_attr(s));
-        x += n;
-    }
+    /* narrow: the severities end the first line instead */
+    if (narrow) draw_severities(t, 0, t->cols - sevw > 0 ? t->cols - sevw : 0, sev);
+    else draw_severities(t, 1, x, sev);
     x = 0;
     for (int i = 0; i < V_COUNT && x < t->cols; i++) {
         /* short names when 80 columns cannot hold the long ones */

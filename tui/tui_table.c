@@ -100,7 +100,7 @@ static void fit(const struct tui_table *t, int w, bool show[TUI_COLS], int width
         show[best] = false;
         total -= width[best] + 1;
     }
-    for (int c = 0; c < t->ncols && total > w; c++) {
+    for (int c = t->ncols - 1; c >= 0 && total > w; c--) { /* the last text column gives way first */
         if (!show[c] || !t->cols[c].left) continue;
         int cut = total - w, room = width[c] - 6;
         if (cut > room) cut = room;

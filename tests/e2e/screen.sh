@@ -79,7 +79,7 @@ else
   wait_for '^1 Sessi.*q quit'
   [ "$(wc -l < "$work/pane")" -le 24 ] || fail "more than 24 lines"
   awk 'length($0) > 80 {exit 1}' "$work/pane" || fail "a line longer than 80 columns"
-  for want in '^nfsscope +file' 'frames/s' '1 Sessi' '6 UDP' '\? help' 'q quit' 'slots g/r' 'calls/s' 'p99'; do
+  for want in "^nfsscope ${sample:0:12}" 'end of capture' 'crit [0-9]+ +err [0-9]+ +warn [0-9]+ +info [0-9]+' 'frames/s' 'sessions [0-9]' '1 Sessi' '6 UDP' '\? help' 'q quit' 'slots g/r' 'calls/s' 'p99'; do
     grep -qE -- "$want" "$work/pane" || fail "'$want' not readable at 80x24"
   done
   for sid in $sids; do grep -q "${sid:0:20}" "$work/pane" || fail "session ${sid:0:20} not readable at 80x24"; done
