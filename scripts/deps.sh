@@ -3,7 +3,7 @@
 set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time)
+PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time tmux)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

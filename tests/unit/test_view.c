@@ -226,6 +226,33 @@ static void test_latency(void)
     CHECK_EQ_U(s.max_ns, 10);
 }
 
+/* Rates over an interval and slot use since an earlier look, worked by hand. */
+static void test_rates(void)
+{
+    CHECK_NEAR(ns_rate_per_s(150, 100, 2000000000), 25.0);  /* 50 in 2 s */
+    CHECK_NEAR(ns_rate_per_s(3, 0, 500000000), 6.0);        /* 3 in 0.5 s */
+    CHECK_NEAR(ns_rate_per_s(100, 100, 1000000000), 0.0);
+    CHECK_NEAR(ns_rate_per_s(10, 20, 1000000000), 0.0);     /* went back: evicted row */
+    CHECK_NEAR(ns_rate_per_s(10, 0, 0), 0.0);
+
+    struct ns_slot_view slots[4] = {
+        {.used = true, .calls = 5, .in_flight = true},  /* busy now */
+        {.used = true, .calls = 7},                     /* 2 calls since the last look */
+        {.used = true, .calls = 3},                     /* none since */
+        {.used = true, .calls = 9},                     /* above the 3 granted, used since */
+    };
+    struct ns_session_view s = {.granted_slots = 3, .nslots = 4, .slots = slots};
+    CHECK_EQ_U(ns_slot_use(&s, 0, 5), NS_SLOT_USE_BUSY);
+    CHECK_EQ_U(ns_slot_use(&s, 1, 5), NS_SLOT_USE_USED);
+    CHECK_EQ_U(ns_slot_use(&s, 2, 3), NS_SLOT_USE_IDLE);
+    CHECK_EQ_U(ns_slot_use(&s, 3, 1), NS_SLOT_USE_ABOVE);
+    CHECK_EQ_U(ns_slot_use(&s, 3, 9), NS_SLOT_USE_NONE);
+    CHECK_EQ_U(ns_slot_use(&s, 7, 0), NS_SLOT_USE_NONE);    /* beyond the table, not granted */
+    s.granted_slots = 10;
+    CHECK_EQ_U(ns_slot_use(&s, 7, 0), NS_SLOT_USE_IDLE);    /* granted, never seen */
+    CHECK_EQ_U(ns_slots_busy(&s), 1);
+}
+
 static void test_udp(void)
 {
     struct ns_udp_pair p;
@@ -362,6 +389,7 @@ int main(void)
     test_text();
     test_shares();
     test_latency();
+    test_rates();
     test_udp();
     test_rows();
     test_sections_and_kinds();

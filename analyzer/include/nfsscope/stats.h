@@ -50,6 +50,9 @@ struct ns_latency {
     uint32_t bucket[NS_LAT_BUCKETS];
 };
 uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p);
+/* Count one latency; public so a front end can keep its own histograms
+ * (per session, the screen) with the same buckets as the report. */
+void ns_latency_add(struct ns_latency *l, uint64_t ns);
 
 /* Operation key: for NFSv4 the opcode (COMPOUND ops), callback opcodes +1000,
  * NFSv3 procedures +2000, NFSv4 procedures NULL/COMPOUND themselves are not

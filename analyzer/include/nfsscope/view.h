@@ -96,6 +96,20 @@ struct ns_udp_class_means {
 };
 void ns_udp_class_means(const struct ns_udp_class *c, struct ns_udp_class_means *out);
 
+/* ---- figures over an interval (the live screen keeps the earlier counters) ---- */
+
+/* (now - before) per second of interval_ns; 0 when the interval is empty or
+ * the counter went back (its row was evicted and reused). */
+double ns_rate_per_s(uint64_t now, uint64_t before, int64_t interval_ns);
+/* What a slot of a session's fore channel did since the caller last looked,
+ * when the slot had calls_before calls: BUSY (a request in flight now), USED
+ * (calls since, none in flight), IDLE (granted, no call since), ABOVE (calls
+ * since on a slot the server does not grant now), NONE (not granted, unused). */
+enum ns_slot_use { NS_SLOT_USE_NONE = 0, NS_SLOT_USE_IDLE, NS_SLOT_USE_USED, NS_SLOT_USE_BUSY, NS_SLOT_USE_ABOVE };
+uint8_t ns_slot_use(const struct ns_session_view *s, uint32_t slot, uint64_t calls_before);
+/* Slots with a request in flight now. */
+uint32_t ns_slots_busy(const struct ns_session_view *s);
+
 /* ---- the report model: rows in print order, sections ---- */
 
 /* Operations seen, most frequent first (then in compounds, name, key). */

@@ -1,0 +1,23 @@
+# The live screen in tmux (tests/e2e/screen.sh): for each sample, in colour
+# (xterm-256color) and monochrome (vt100), the views show what tshark and the
+# hand-derived findings say, it stays readable at 80x24, q exits 0 and the
+# terminal is given back; SIGTERM gives it back too. Skipped (77) without
+# tmux or tshark, or while main.c does not send --tui to run_screen.
+if(NOT NFSSCOPE_TUI)
+  return()
+endif()
+set(_screen_samples seed-000-nconnect-misbind seed-002-slots-64-granted-10 nfsv3-udp-loss5 nfsv41-proxy)
+foreach(_s ${_screen_samples})
+  foreach(_term xterm-256color vt100)
+    add_test(NAME e2e.screen.${_s}.${_term}
+             COMMAND ${CMAKE_CURRENT_LIST_DIR}/screen.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples
+                     ${PROJECT_SOURCE_DIR}/analyzer/cli/main.c ${_s} ${_term})
+    set_tests_properties(e2e.screen.${_s}.${_term} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")
+  endforeach()
+endforeach()
+foreach(_term xterm-256color vt100)
+  add_test(NAME e2e.screen.sigterm.${_term}
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/screen.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples
+                   ${PROJECT_SOURCE_DIR}/analyzer/cli/main.c seed-000-nconnect-misbind ${_term} sigterm)
+  set_tests_properties(e2e.screen.sigterm.${_term} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")
+endforeach()

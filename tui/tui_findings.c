@@ -1,0 +1,162 @@
+/* View 3: findings, newest first, a storm folded into the finding it is a
+ * storm of (same kind without _STORM, same session or client) with both
+ * running counts, and the selected finding's message wrapped below. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_int.h"
+
+static const struct tui_col g_cols[] = {
+    {"severity", 8, true, 0}, {"kind", 22, true, 0}, {"count", 6, false, 0}, {"new", 5, false, 3},
+    {"storm", 8, false, 2}, {"last seen", 15, true, 4}, {"where", 56, true, 0},
+};
+
+static int newest_first(const void *pa, const void *pb)
+{
+    const struct ns_finding *a = *(const struct ns_finding *const *)pa, *b = *(const struct ns_finding *const *)pb;
+    if (a->last_ts_ns != b->last_ts_ns) return a->last_ts_ns > b->last_ts_ns ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static bool same_subject(const struct ns_finding *a, const struct ns_finding *b)
+{
+    if (a->has_session != b->has_session || a->has_client != b->has_client) return false;
+    if (a->has_session && memcmp(a->sessionid, b->sessionid, sizeof a->sessionid)) return false;
+    return !a->has_client || a->clientid == b->clientid;
+}
+
+/* The finding a storm is about, or NULL. */
+static const struct ns_finding *storm_base(const struct ns_finding *const *v, size_t n, const struct ns_finding *f)
+{
+    size_t l = strlen(f->kind);
+    if (l <= 6 || strcmp(f->kind + l - 6, "_STORM")) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(v[i]->kind) == l - 6 && !strncmp(v[i]->kind, f->kind, l - 6) && same_subject(v[i], f)) return v[i];
+    return NULL;
+}
+
+static uint64_t new_since_roll(struct tui *t, const struct ns_finding *f)
+{
+    const struct meter *m = meter_find(&t->m_find, &f->id, sizeof f->id, false);
+    return m && f->count > m->prev[0] ? f->count - m->prev[0] : (m ? 0 : f->count);
+}
+
+/* finding of each row, and the storm folded into it, by natural order */
+static const struct ns_finding *g_shown[4096], *g_storm[4096];
+
+static void fill(struct tui *t, const struct ns_finding **sorted, size_t n)
+{
+    table_reset(&t->table, g_cols, 7);
+    for (size_t i = 0; i < n && t->table.n < sizeof g_shown / sizeof g_shown[0]; i++) {
+        const struct ns_finding *f = sorted[i], *storm = NULL;
+        if (storm_base(sorted, n, f)) continue; /* shown on its base's row */
+        for (size_t j = 0; j < n; j++)
+            if (storm_base(sorted, n, sorted[j]) == f) storm = sorted[j];
+        struct tui_row *r = table_add(&t->table);
+        if (!r) return;
+        g_shown[r->order] = f;
+        g_storm[r->order] = storm;
+        int sev = storm && storm->severity > f->severity ? storm->severity : f->severity;
+        cell_str(r, 0, ns_severity_name((uint8_t)sev));
+        r->key[0] = sev;
+        cell_str(r, 1, f->kind);
+        cell_u64(r, 2, f->count);
+        uint64_t fresh = new_since_roll(t, f) + (storm ? new_since_roll(t, storm) : 0);
+        if (fresh) snprintf(r->cell[3], TUI_CELL, "+%llu", (unsigned long long)fresh);
+        r->key[3] = (double)fresh;
+        if (storm) snprintf(r->cell[4], TUI_CELL, "x%llu", (unsigned long long)storm->count);
+        r->key[4] = storm ? (double)storm->count : 0;
+        ns_clock_str(storm && storm->last_ts_ns > f->last_ts_ns ? storm->last_ts_ns : f->last_ts_ns, r->cell[5],
+                     TUI_CELL);
+        char where[160] = "", sid[40] = "";
+        if (f->has_session) ns_hex_str(f->sessionid, sizeof f->sessionid, sid, sizeof sid);
+        size_t w = (size_t)snprintf(where, sizeof where, "%s", sid);
+        for (uint8_t k = 0; k < f->nconns && w < sizeof where - 16; k++) {
+            char cn[NS_CONN_NAME_LEN];
+            w += (size_t)snprintf(where + w, sizeof where - w, "%s%s", k ? "," : (w ? " " : ""),
+                                  ns_conn_name(f->conns[k], cn, sizeof cn));
+        }
+        cell_str(r, 6, where);
+        r->sev = sev;
+        snprintf(r->match, sizeof r->match, "%s %s", f->kind, where);
+        memcpy(r->id, &f->id, sizeof f->id);
+        r->idlen = sizeof f->id;
+    }
+}
+
+/* Lines of text wrapped at spaces to w columns, from line y, at most h lines. */
+static int wrap(int y, int h, int w, const char *s)
+{
+    int used = 0;
+    while (*s && used < h) {
+        int l = (int)strlen(s);
+        int cut = l <= w ? l : w;
+        if (l > w)
+            for (int k = w; k > w / 2; k--)
+                if (s[k] == ' ') { cut = k; break; }
+        mvaddnstr(y + used++, 0, s, cut);
+        s += cut;
+        while (*s == ' ') s++;
+    }
+    return used;
+}
+
+void view_findings(struct tui *t, int y, int h)
+{
+    const struct ns_finding *const *v;
+    size_t n = ns_analyzer_findings(t->a, &v);
+    const struct ns_finding **sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (n && !sorted) return;
+    if (n) memcpy(sorted, v, n * sizeof *sorted);
+    if (n) qsort(sorted, n, sizeof *sorted, newest_first);
+    fill(t, sorted, n);
+    free(sorted);
+    struct view_state *vs = &t->vs[V_FINDINGS];
+    table_finish(&t->table, t->filter, vs);
+    int msg = h >= 16 ? 7 : h >= 10 ? 4 : 0;
+    table_draw(&t->table, y, h - msg, t->cols, vs);
+    const struct tui_row *r = table_selected(&t->table, vs);
+    if (!r || !msg) return;
+    const struct ns_finding *f = g_shown[r->order], *storm = g_storm[r->order];
+    /* the core may word a message only at the end of the capture: say so
+     * (or show its storm's) rather than print nothing */
+    if (!f->message[0] && storm && storm->message[0]) f = storm;
+    char text[NS_FINDING_MSG_MAX + NS_FINDING_RFC_MAX + 8];
+    snprintf(text, sizeof text, "%s%s%s%s", f->message[0] ? f->message : "(message when the capture ends)",
+             f->rfc[0] ? " [" : "", f->rfc, f->rfc[0] ? "]" : "");
+    mvhline(y + h - msg, 0, '-', t->cols);
+    attron(term_sev_attr(f->severity));
+    wrap(y + h - msg + 1, msg - 1, t->cols, text);
+    attroff(term_sev_attr(f->severity));
+}
+
+void roll_findings(struct tui *t)
+{
+    const struct ns_finding *const *v;
+    size_t n = ns_analyzer_findings(t->a, &v);
+    for (size_t i = 0; i < n; i++) {
+        struct meter *m = meter_find(&t->m_find, &v[i]->id, sizeof v[i]->id, true);
+        uint64_t now = v[i]->count;
+        if (m) meter_roll(m, &now, 1, t->dt);
+    }
+}
+
+size_t session_findings(struct tui *t, const uint8_t *sid, const struct ns_finding **out, size_t cap)
+{
+    const struct ns_finding *const *v;
+    size_t n = ns_analyzer_findings(t->a, &v), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]->has_session || memcmp(v[i]->sessionid, sid, NS_SESSIONID_LEN)) continue;
+        if (k < cap) out[k++] = v[i];
+        else { /* keep the newest */
+            size_t old = 0;
+            for (size_t j = 1; j < k; j++)
+                if (out[j]->last_ts_ns < out[old]->last_ts_ns) old = j;
+            if (v[i]->last_ts_ns > out[old]->last_ts_ns) out[old] = v[i];
+        }
+    }
+    qsort(out, k, sizeof *out, newest_first);
+    return k;
+}

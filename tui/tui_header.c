@@ -1,0 +1,122 @@
+/* The screen's frame: the header (source, time, rates, drops, what is
+ * active, findings by severity), the view tabs with their keys, the
+ * footer (filter, sort, prompt) and the help page. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui_int.h"
+
+static const char *const g_tabs[V_COUNT] = {"Sessions", "Connections", "Findings", "Operations", "Slots", "UDP"};
+
+/* Findings by severity, highest first, each in its colour, from column x. */
+static void draw_severities(struct tui *t, int y, int x, const unsigned sev[4])
+{
+    static const char *const names[4] = {"info", "warn", "err", "crit"};
+    for (int s = 3; s >= 0 && x < t->cols; s--) {
+        char part[32];
+        int n = snprintf(part, sizeof part, "%s %u%s", names[s], sev[s], s ? "  " : "");
+        if (sev[s]) attron(term_sev_attr(s));
+        mvaddnstr(y, x, part, t->cols - x);
+        if (sev[s]) attroff(term_sev_attr(s));
+        x += n;
+    }
+}
+
+void draw_header(struct tui *t)
+{
+    char line[512], when[NS_TIME_STRLEN] = "-";
+    bool narrow = t->cols < 110;
+    int64_t e = t->st.elapsed_ns / 1000000000;
+    int64_t now = ns_analyzer_now(t->a);
+    if (now) ns_clock_str(now, when, sizeof when);
+    const char *state = t->paused ? "  PAUSED" : "";
+    if (t->st.ended) state = t->st.cut ? "  end of capture (cut short)" : "  end of capture";
+    unsigned sev[4] = {0};
+    const struct ns_finding *const *v;
+    size_t nf = ns_analyzer_findings(t->a, &v);
+    for (size_t i = 0; i < nf; i++) sev[v[i]->severity & 3]++;
+    char sevs[96];
+    int sevw = snprintf(sevs, sizeof sevs, "crit %u  err %u  warn %u  info %u", sev[3], sev[2], sev[1], sev[0]);
+    if (narrow) {
+        /* 80 columns: the file's last name, cut to leave room for the rest */
+        const char *name = strrchr(t->source, '/') && !t->st.live ? strrchr(t->source, '/') + 1 : t->source;
+        char rest[96];
+        int rl = snprintf(rest, sizeof rest, " %02lld:%02lld:%02lld%s", (long long)(e / 3600), (long long)(e / 60 % 60),
+                          (long long)(e % 60), state);
+        int room = t->cols - 9 - rl - sevw - 2;
+        snprintf(line, sizeof line, "nfsscope %.*s%s", room > 4 ? room : 4, name, rest);
+    } else {
+        snprintf(line, sizeof line, "nfsscope  %s %s  elapsed %02lld:%02lld:%02lld  packet time %s%s",
+                 t->st.live ? "interface" : "file", t->source, (long long)(e / 3600), (long long)(e / 60 % 60),
+                 (long long)(e % 60), when, state);
+    }
+    attron(A_BOLD);
+    mvaddnstr(0, 0, line, t->cols);
+    attroff(A_BOLD);
+
+    const struct meter *h = meter_find(&t->m_hdr, "hdr", 3, false);
+    size_t nc = ns_analyzer_conn_count(t->a), ns = ns_analyzer_session_count(t->a), conns = 0, sess = 0;
+    for (uint32_t id = 1; id <= nc; id++) {
+        const struct ns_conn *c = ns_analyzer_conn(t->a, id);
+        conns += c && !c->closed;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        const struct ns_session_view *s = ns_analyzer_session(t->a, i);
+        sess += s && !s->destroyed;
+    }
+    char drops[32] = "-";
+    if (t->st.drops_known) snprintf(drops, sizeof drops, "%llu", (unsigned long long)t->st.drops);
+    int x = snprintf(line, sizeof line, "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
+                     h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
+    mvaddnstr(1, 0, line, t->cols);
+    /* narrow: the severities end the first line instead */
+    if (narrow) draw_severities(t, 0, t->cols - sevw > 0 ? t->cols - sevw : 0, sev);
+    else draw_severities(t, 1, x, sev);
+    x = 0;
+    for (int i = 0; i < V_COUNT && x < t->cols; i++) {
+        /* short names when 80 columns cannot hold the long ones */
+        char tab[32];
+        int n = snprintf(tab, sizeof tab, t->cols < 100 ? "%d %.5s" : "%d %s", i + 1, g_tabs[i]);
+        if (i == t->view) attron(A_REVERSE);
+        mvaddnstr(2, x, tab, t->cols - x);
+        if (i == t->view) attroff(A_REVERSE);
+        x += n + 1;
+    }
+    if (x < t->cols) mvaddnstr(2, x, " ? help  q quit", t->cols - x);
+}
+
+void draw_footer(struct tui *t)
+{
+    char line[256];
+    int y = t->rows - 1;
+    if (t->prompt) snprintf(line, sizeof line, "filter (address or session id, Enter/Esc): %s_", t->input);
+    else if (t->filter[0]) snprintf(line, sizeof line, "filter: %s   (/ to change, empty to clear)", t->filter);
+    else snprintf(line, sizeof line, "arrows/jk move  Enter detail  Tab next  s sort  / filter  p pause");
+    attron(term_dim_attr());
+    mvaddnstr(y, 0, line, t->cols);
+    attroff(term_dim_attr());
+}
+
+void draw_help(struct tui *t)
+{
+    static const char *const lines[] = {
+        "nfsscope live screen",
+        "",
+        "1-6      views: Sessions, Connections, Findings, Operations, Slots, UDP",
+        "Tab      next view",
+        "Up/Down  j/k  move the selection (PgUp/PgDn, Home/End)",
+        "Enter    on a session: its detail (connections, slots, findings); Esc back",
+        "s        sort by the next column (* marks it; numbers high first)",
+        "/        filter rows by address, session id or name",
+        "p        pause drawing (the capture goes on)",
+        "q        quit (the report follows)",
+        "",
+        "Rates are per second over the last interval of packet time.",
+        "Slots: # busy  + used  . idle  ! above granted",
+        "",
+        "any key: back",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0] && (int)i + 3 < t->rows - 1; i++)
+        mvaddnstr(3 + (int)i, 2, lines[i], t->cols - 2);
+}

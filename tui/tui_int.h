@@ -1,0 +1,130 @@
+/* Internals of the screen shared by its files. */
+#ifndef NFSSCOPE_TUI_INT_H
+#define NFSSCOPE_TUI_INT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nfsscope/nfsscope.h"
+#include "nfsscope/view.h"
+#include "tui.h"
+
+/* ---- terminal (tui_term.c) ---- */
+bool term_open(char *err, size_t errlen);
+void term_close(void);
+/* Attribute for a severity (colour, or bold/underline on a monochrome terminal); -1: none. */
+int term_sev_attr(int sev);
+int term_dim_attr(void);
+
+/* ---- counters kept between looks, per row keyed by a stable id (tui_meter.c) ---- */
+#define METER_N 4
+#define METER_KEY 40
+struct meter {
+    uint8_t key[METER_KEY];
+    uint8_t klen;
+    bool used;
+    bool rolled;                /* rates hold a real interval */
+    uint64_t prev[METER_N];
+    double rate[METER_N];
+    void *extra;                /* per-row state owned by the meter table (freed with it) */
+};
+struct meters { struct meter *v; size_t n, cap; };
+struct meter *meter_find(struct meters *m, const void *key, size_t klen, bool add);
+/* A new interval of dt ns ends with counters now: rates, then prev = now. */
+void meter_roll(struct meter *e, const uint64_t *now, size_t n, int64_t dt);
+void meters_free(struct meters *m);
+
+/* ---- tables: rows, filter, sort, selection, drawing (tui_table.c) ---- */
+#define TUI_COLS 10
+#define TUI_CELL 48
+struct tui_col {
+    const char *title;
+    int width;
+    bool left;                  /* text: left-aligned, sorted ascending, may shrink */
+    int drop;                   /* on a narrow screen, higher drops first; 0 never */
+};
+struct tui_row {
+    char cell[TUI_COLS][TUI_CELL];
+    double key[TUI_COLS];       /* sort keys of the numeric columns */
+    int sev;                    /* -1: default attribute */
+    char match[160];            /* what / filters on (addresses, session id, names) */
+    uint8_t id[16];             /* identity of the row, to keep the selection */
+    uint8_t idlen;
+    size_t order;               /* natural order */
+};
+struct view_state { int sel, top, sort; uint8_t sel_id[16]; uint8_t sel_idlen; };
+struct tui_table {
+    const struct tui_col *cols;
+    int ncols;
+    struct tui_row *rows;
+    size_t n, cap;
+    size_t *idx;                /* rows shown, in order */
+    size_t nidx, idxcap;
+};
+void table_reset(struct tui_table *t, const struct tui_col *cols, int ncols);
+struct tui_row *table_add(struct tui_table *t); /* NULL when out of memory */
+void table_finish(struct tui_table *t, const char *filter, struct view_state *vs);
+/* Draw into rows y..y+h-1 of a w-column screen; the selection is kept visible. */
+void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs);
+const struct tui_row *table_selected(const struct tui_table *t, const struct view_state *vs);
+void table_free(struct tui_table *t);
+/* Cell helpers */
+void cell_rate(struct tui_row *r, int col, double v);      /* "12.3" / "1234" */
+void cell_u64(struct tui_row *r, int col, uint64_t v);
+void cell_ns(struct tui_row *r, int col, int64_t ns);      /* "850us", "12.1ms", "1.20s"; "-" below 0 */
+void cell_str(struct tui_row *r, int col, const char *s);
+
+/* ---- the screen's state ---- */
+enum { V_SESSIONS, V_CONNS, V_FINDINGS, V_OPS, V_SLOTS, V_UDP, V_COUNT };
+#define SLOT_SHOW 256           /* slots whose history is kept */
+#define SLOT_HIST 120           /* seconds of history */
+struct session_extra {          /* per session, keyed by session id */
+    struct ns_latency lat;      /* replies of the session's calls */
+    uint64_t slot_calls[SLOT_SHOW]; /* slot calls at the last roll */
+    uint8_t hist[SLOT_HIST][SLOT_SHOW]; /* enum ns_slot_use per roll, ring */
+    int head, nhist;
+    uint32_t hist_slots;        /* slots recorded */
+};
+struct tui {
+    ns_analyzer *a;
+    int view;
+    bool detail, help, paused, prompt;
+    char filter[64], input[64];
+    size_t ninput;
+    struct view_state vs[V_COUNT], detail_vs;
+    uint8_t sel_session[16];
+    bool has_sel_session;
+    struct meters m_sess, m_conn, m_op, m_udp, m_find, m_hdr;
+    int64_t prev_now;           /* packet time of the last roll (0: none) */
+    int64_t dt;                 /* the interval the rates cover */
+    struct tui_table table;
+    struct tui_status st;
+    char source[256];
+    int rows, cols;             /* screen size */
+};
+
+/* ---- drawing (one file per part) ---- */
+void draw_header(struct tui *t);       /* tui_header.c: lines 0-2 */
+void draw_footer(struct tui *t);
+void draw_help(struct tui *t);
+void view_sessions(struct tui *t);     /* tui_rows.c: fill t->table */
+void view_conns(struct tui *t);
+void view_ops(struct tui *t);
+void view_udp(struct tui *t);
+void view_findings(struct tui *t, int y, int h);  /* tui_findings.c: table and message */
+void view_slots(struct tui *t, int y, int h);     /* tui_slots.c */
+void view_detail(struct tui *t, int y, int h);    /* tui_detail.c */
+void roll_sessions(struct tui *t);     /* tui_rows.c: rates and slot history */
+void roll_others(struct tui *t);
+void roll_findings(struct tui *t);     /* tui_findings.c */
+/* The newest findings of one session (at most cap), newest first. */
+size_t session_findings(struct tui *t, const uint8_t *sid, const struct ns_finding **out, size_t cap);
+/* One character per enum ns_slot_use (tui_slots.c). */
+char slot_use_char(uint8_t use);
+/* The session shown by views 5 and the detail: the selected one, else the first. */
+const struct ns_session_view *current_session(struct tui *t);
+struct session_extra *session_extra(struct tui *t, const uint8_t *sid, bool add);
+/* Client address and server endpoint of a session, from its connections. */
+void session_ends(struct tui *t, const struct ns_session_view *s, char *client, size_t cn, char *server, size_t sn);
+
+#endif

@@ -1,0 +1,192 @@
+/* Tables of the views: rows filled from the analyzer, filtered by the
+ * user's text, sorted by the chosen column, drawn within the screen width
+ * (low-priority columns dropped first, then text columns shortened), with
+ * a selection that follows its row across redraws. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_int.h"
+
+void table_reset(struct tui_table *t, const struct tui_col *cols, int ncols)
+{
+    t->cols = cols;
+    t->ncols = ncols;
+    t->n = 0;
+    t->nidx = 0;
+}
+
+struct tui_row *table_add(struct tui_table *t)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        struct tui_row *v = realloc(t->rows, cap * sizeof *v);
+        if (!v) return NULL;
+        t->rows = v;
+        t->cap = cap;
+    }
+    struct tui_row *r = &t->rows[t->n];
+    memset(r, 0, sizeof *r);
+    r->sev = -1;
+    r->order = t->n++;
+    return r;
+}
+
+/* qsort has no context argument: the sort of one table at a time. */
+static const struct tui_table *g_sort_t;
+static int g_sort_col;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct tui_row *a = &g_sort_t->rows[*(const size_t *)pa], *b = &g_sort_t->rows[*(const size_t *)pb];
+    int c = 0;
+    if (g_sort_col >= 0) {
+        if (g_sort_t->cols[g_sort_col].left) c = strcmp(a->cell[g_sort_col], b->cell[g_sort_col]);
+        else c = a->key[g_sort_col] < b->key[g_sort_col] ? 1 : a->key[g_sort_col] > b->key[g_sort_col] ? -1 : 0;
+    }
+    if (!c) c = a->order < b->order ? -1 : a->order > b->order;
+    return c;
+}
+
+void table_finish(struct tui_table *t, const char *filter, struct view_state *vs)
+{
+    if (t->idxcap < t->n) {
+        size_t *v = realloc(t->idx, t->n * sizeof *v);
+        if (!v) { t->nidx = 0; return; }
+        t->idx = v;
+        t->idxcap = t->n;
+    }
+    t->nidx = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (!filter || !*filter || strstr(t->rows[i].match, filter)) t->idx[t->nidx++] = i;
+    g_sort_t = t;
+    g_sort_col = vs->sort < t->ncols ? vs->sort : -1;
+    qsort(t->idx, t->nidx, sizeof *t->idx, cmp_rows);
+    /* keep the selected row selected wherever it moved */
+    if (vs->sel_idlen) {
+        for (size_t i = 0; i < t->nidx; i++) {
+            const struct tui_row *r = &t->rows[t->idx[i]];
+            if (r->idlen == vs->sel_idlen && memcmp(r->id, vs->sel_id, r->idlen) == 0) { vs->sel = (int)i; break; }
+        }
+    }
+    if (vs->sel >= (int)t->nidx) vs->sel = (int)t->nidx - 1;
+    if (vs->sel < 0) vs->sel = 0;
+    const struct tui_row *r = table_selected(t, vs);
+    vs->sel_idlen = r ? r->idlen : 0;
+    if (r) memcpy(vs->sel_id, r->id, r->idlen);
+}
+
+const struct tui_row *table_selected(const struct tui_table *t, const struct view_state *vs)
+{
+    if (!t->nidx || vs->sel < 0 || (size_t)vs->sel >= t->nidx) return NULL;
+    return &t->rows[t->idx[vs->sel]];
+}
+
+/* Which columns fit in w, and how wide. */
+static void fit(const struct tui_table *t, int w, bool show[TUI_COLS], int width[TUI_COLS])
+{
+    int total = -1;
+    for (int c = 0; c < t->ncols; c++) {
+        show[c] = true;
+        width[c] = t->cols[c].width;
+        total += width[c] + 1;
+    }
+    while (total > w) {
+        int best = -1;
+        for (int c = 0; c < t->ncols; c++)
+            if (show[c] && t->cols[c].drop > 0 && (best < 0 || t->cols[c].drop > t->cols[best].drop)) best = c;
+        if (best < 0) break;
+        show[best] = false;
+        total -= width[best] + 1;
+    }
+    for (int c = t->ncols - 1; c >= 0 && total > w; c--) { /* the last text column gives way first */
+        if (!show[c] || !t->cols[c].left) continue;
+        int cut = total - w, room = width[c] - 6;
+        if (cut > room) cut = room;
+        if (cut > 0) { width[c] -= cut; total -= cut; }
+    }
+}
+
+static void put_cell(char *line, int *x, int w, const char *s, int width, bool left)
+{
+    char buf[TUI_CELL + 8];
+    int l = (int)strlen(s);
+    if (l > width) {
+        /* cut text keeps its start; a number too wide shows '#' rather than lie */
+        if (left) snprintf(buf, sizeof buf, "%.*s", width, s);
+        else { memset(buf, '#', (size_t)width); buf[width] = 0; }
+    } else snprintf(buf, sizeof buf, left ? "%-*s" : "%*s", width, s);
+    int n = snprintf(line + *x, (size_t)(w - *x + 1), "%s ", buf);
+    *x += n > w - *x ? w - *x : n;
+}
+
+void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs)
+{
+    bool show[TUI_COLS];
+    int width[TUI_COLS];
+    char line[1024];
+    if (w > (int)sizeof line - 1) w = (int)sizeof line - 1;
+    if (h < 2) return;
+    fit(t, w, show, width);
+    int x = 0;
+    line[0] = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        if (!show[c]) continue;
+        char title[TUI_CELL];
+        snprintf(title, sizeof title, "%s%s", t->cols[c].title, vs->sort == c ? "*" : "");
+        put_cell(line, &x, w, title, width[c], t->cols[c].left);
+    }
+    attron(A_BOLD);
+    mvaddnstr(y, 0, line, w);
+    attroff(A_BOLD);
+    int rows = h - 1;
+    if (vs->sel < vs->top) vs->top = vs->sel;
+    if (vs->sel >= vs->top + rows) vs->top = vs->sel - rows + 1;
+    if (vs->top < 0) vs->top = 0;
+    for (int i = 0; i < rows && (size_t)(vs->top + i) < t->nidx; i++) {
+        const struct tui_row *r = &t->rows[t->idx[vs->top + i]];
+        x = 0;
+        line[0] = 0;
+        for (int c = 0; c < t->ncols; c++)
+            if (show[c]) put_cell(line, &x, w, r->cell[c], width[c], t->cols[c].left);
+        int attr = r->sev >= 0 ? term_sev_attr(r->sev) : (int)A_NORMAL;
+        if (vs->top + i == vs->sel) attr |= A_REVERSE;
+        attron(attr);
+        mvaddnstr(y + 1 + i, 0, line, w);
+        attroff(attr);
+    }
+    if (!t->nidx) mvaddnstr(y + 1, 0, "(nothing yet)", w);
+}
+
+void table_free(struct tui_table *t)
+{
+    free(t->rows);
+    free(t->idx);
+    memset(t, 0, sizeof *t);
+}
+
+void cell_str(struct tui_row *r, int col, const char *s) { snprintf(r->cell[col], TUI_CELL, "%s", s); }
+
+void cell_u64(struct tui_row *r, int col, uint64_t v)
+{
+    snprintf(r->cell[col], TUI_CELL, "%llu", (unsigned long long)v);
+    r->key[col] = (double)v;
+}
+
+void cell_rate(struct tui_row *r, int col, double v)
+{
+    if (v >= 10000) snprintf(r->cell[col], TUI_CELL, "%.0fk", v / 1000);
+    else if (v >= 100) snprintf(r->cell[col], TUI_CELL, "%.0f", v);
+    else snprintf(r->cell[col], TUI_CELL, "%.1f", v);
+    r->key[col] = v;
+}
+
+void cell_ns(struct tui_row *r, int col, int64_t ns)
+{
+    r->key[col] = (double)ns;
+    if (ns < 0) snprintf(r->cell[col], TUI_CELL, "-");
+    else if (ns < 1000000) snprintf(r->cell[col], TUI_CELL, "%lldus", (long long)(ns / 1000));
+    else if (ns < 1000000000) snprintf(r->cell[col], TUI_CELL, "%.1fms", (double)ns / 1e6);
+    else snprintf(r->cell[col], TUI_CELL, "%.2fs", (double)ns / 1e9);
+}
