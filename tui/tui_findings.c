@@ -80,7 +80,7 @@ static void fill(struct tui *t, const struct ns_finding **sorted, size_t n)
         }
         cell_str(r, 6, where);
         r->sev = sev;
-        snprintf(r->match, sizeof r->match, "%s %s", f->kind, where);
+        row_match(r, "%s %s", f->kind, where);
         memcpy(r->id, &f->id, sizeof f->id);
         r->idlen = sizeof f->id;
     }

@@ -73,6 +73,8 @@ void cell_rate(struct tui_row *r, int col, double v);      /* "12.3" / "1234" */
 void cell_u64(struct tui_row *r, int col, uint64_t v);
 void cell_ns(struct tui_row *r, int col, int64_t ns);      /* "850us", "12.1ms", "1.20s"; "-" below 0 */
 void cell_str(struct tui_row *r, int col, const char *s);
+/* The text '/' filters the row on (cut to the buffer: a filter matches its prefix). */
+void row_match(struct tui_row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the screen's state ---- */
 enum { V_SESSIONS, V_CONNS, V_FINDINGS, V_OPS, V_SLOTS, V_UDP, V_COUNT };

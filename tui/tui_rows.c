@@ -76,7 +76,7 @@ void view_sessions(struct tui *t)
         cell_ns(r, 7, x && x->lat.count ? (int64_t)ns_latency_percentile_ns(&x->lat, 0.99) : -1);
         cell_rate(r, 8, m ? m->rate[1] : 0);
         if (s->errors) r->sev = NS_SEV_WARNING;
-        snprintf(r->match, sizeof r->match, "%s %s %s", sid, cl, sv);
+        row_match(r, "%s %s %s", sid, cl, sv);
         id_row(r, s->sessionid, NS_SESSIONID_LEN);
     }
 }
@@ -131,7 +131,7 @@ void view_conns(struct tui *t)
         const struct meter *m = meter_find(&t->m_conn, &id, sizeof id, false);
         cell_rate(r, 6, m ? m->rate[0] : 0);
         cell_rate(r, 7, m ? m->rate[1] : 0);
-        snprintf(r->match, sizeof r->match, "%s %s %s %s", name, cl, sv, sid);
+        row_match(r, "%s %s %s %s", name, cl, sv, sid);
         id_row(r, &id, sizeof id);
     }
     free(own);
@@ -162,7 +162,7 @@ void view_ops(struct tui *t)
         cell_u64(r, 5, rows[i].s->errors);
         cell_rate(r, 6, m ? m->rate[1] : 0);
         if (rows[i].s->errors) r->sev = NS_SEV_WARNING;
-        snprintf(r->match, sizeof r->match, "%s", rows[i].name);
+        row_match(r, "%s", rows[i].name);
         id_row(r, &rows[i].key, sizeof rows[i].key);
     }
 }
@@ -210,7 +210,7 @@ void view_udp(struct tui *t)
             cell_u64(r, 8, k->major_timeouts);
             if (k->major_timeouts) r->sev = NS_SEV_ERROR;
             else if (k->retransmissions) r->sev = NS_SEV_WARNING;
-            snprintf(r->match, sizeof r->match, "%s %s %s", cl, sv, ns_udp_timer_name(c));
+            row_match(r, "%s %s %s", cl, sv, ns_udp_timer_name(c));
             uint64_t h = 1469598103934665603ull; /* the key is longer than a row id: its hash */
             for (size_t b = 0; b < kl; b++) h = (h ^ key[b]) * 1099511628211ull;
             id_row(r, &h, sizeof h);

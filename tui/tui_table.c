@@ -3,6 +3,7 @@
  * (low-priority columns dropped first, then text columns shortened), with
  * a selection that follows its row across redraws. */
 #include <curses.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,14 @@ void table_free(struct tui_table *t)
 }
 
 void cell_str(struct tui_row *r, int col, const char *s) { snprintf(r->cell[col], TUI_CELL, "%s", s); }
+
+void row_match(struct tui_row *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->match, sizeof r->match, fmt, ap);
+    va_end(ap);
+}
 
 void cell_u64(struct tui_row *r, int col, uint64_t v)
 {

@@ -245,7 +245,7 @@ static void check_capture(const char *path)
     /* findings: last event = final; every example frame was told */
     const struct ns_finding *const *v;
     size_t nf = ns_analyzer_findings(a, &v);
-    qsort(r.occ, r.nocc, sizeof *r.occ, cmp_u64);
+    if (r.nocc) qsort(r.occ, r.nocc, sizeof *r.occ, cmp_u64);
     for (size_t i = 0; i < nf; i++) {
         const struct ns_finding *f = v[i];
         if (f->id > r.nlast || memcmp(&r.last[f->id - 1], f, sizeof *f) != 0) {
@@ -254,7 +254,7 @@ static void check_capture(const char *path)
         }
         for (unsigned k = 0; k < f->nframes; k++) {
             uint64_t key = (uint64_t)f->id << 40 | f->frames[k];
-            if (!bsearch(&key, r.occ, r.nocc, sizeof key, cmp_u64))
+            if (!r.nocc || !bsearch(&key, r.occ, r.nocc, sizeof key, cmp_u64))
                 FAIL("%s: finding %s lists frame %llu, no event tied it to that frame", path, f->kind,
                      (unsigned long long)f->frames[k]);
         }
