@@ -12,6 +12,7 @@
 #include "nfsscope/view.h"
 
 #define SEC 1000000000ll
+#define TICK_LAG SEC
 
 struct batch {
     ns_analyzer *a;
@@ -112,10 +113,14 @@ int run_batch(struct capture *c, ns_analyzer *a, const struct options *o)
         }
         if (!live) continue;
         int64_t now = clock_ns(CLOCK_MONOTONIC);
-        if (now >= next_tick) { /* an idle link still ages calls; drops sampled every second */
-            ns_analyzer_tick(a, clock_ns(CLOCK_REALTIME));
+        if (now >= next_tick) { /* drops sampled every second */
             struct capture_stats cs;
             capture_stats(c, &cs);
+            /* An idle link still ages calls. Only when the ring was empty, and
+             * a second behind the wall clock: frames reach us up to a ring
+             * block's timeout after they were stamped, and the core takes a
+             * frame older than a tick as happening at the tick. */
+            if (r == 0) ns_analyzer_tick(a, clock_ns(CLOCK_REALTIME) - TICK_LAG);
             next_tick = now + SEC;
         }
         if (lines && now >= next_line) {
