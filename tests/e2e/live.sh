@@ -14,7 +14,8 @@
 #       rotate   -w with -C (FILE, FILE1, ...) and -C -W (FILE0, FILE1):
 #                readable files, frames total what was captured, -r on them
 #                reproduces the report
-#       pipe     -r - from a pipe that stays open, SIGINT: report, exit 0
+#       pipe     -r - from a pipe that stays open, SIGINT: report, exit 0;
+#                a closed stdout does not lose the -o report
 #       batch    summary lines per --interval (live and -r --batch)
 # Exit 77 (skipped) when not root, or without ip netns or tcpreplay.
 set -u
@@ -152,7 +153,15 @@ pipe)
   kill -- -"$wpid" 2>/dev/null # its own process group (set -m)
   got=$(jq_ "$T/out.json" "d['capture']['packets']" 2>/dev/null)
   if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then ok "-r - from an open pipe, SIGINT: exit 0, report of all $got frames"
-  else bad "-r - SIGINT: exit $rc, $got of $want frames: $(cat "$T/err")"; fi ;;
+  else bad "-r - SIGINT: exit $rc, $got of $want frames: $(cat "$T/err")"; fi
+  # stdout closed early (SIGPIPE/EPIPE): the -o report is still written
+  rm -f "$T/out.json"
+  "$N" -r "$S/nfsv3-tcp.pcap" --txn-log - -o "$T/out.json" --format json 2>"$T/err" | head -c 10 >/dev/null
+  rc=${PIPESTATUS[0]}
+  got=$(jq_ "$T/out.json" "d['capture']['packets']" 2>/dev/null)
+  if [ "$rc" = 1 ] && [ "$got" = 401 ] && grep -q "^nfsscope: standard output: Broken pipe$" "$T/err"; then
+    ok "stdout closed early: -o report written, 'standard output: Broken pipe', exit 1"
+  else bad "stdout closed early: exit $rc, report frames '$got': $(cat "$T/err")"; fi ;;
 batch)
   "$N" -r "$S/nfsv3-udp-loss5.pcap" --batch --interval 5 -o /dev/null 2>"$T/err"
   n=$(grep -c '^nfsscope: [0-9:.]* frames [0-9]* (+[0-9]*), [0-9.]* calls/s, [0-9.]* errors/s, findings [0-9]* (+[0-9]* new' "$T/err")
