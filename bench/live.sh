@@ -48,12 +48,12 @@ cpu_ticks() {
   done
   echo $sum
 }
-# stop: SIGINT, wait; echo "captured dropped"
+# stop: SIGINT, wait (not in a subshell: only this shell can wait); sets cap, drop
 stop() {
   kill -INT "$pid"; wait "$pid" 2>/dev/null; pid=
   case $tool in
-  nfsscope|tcpdump) awk '/packets captured$/ {c=$1} /dropped by kernel$/ {d=$1} END {print c+0, d+0}' "$T/err" ;;
-  tshark) awk '/packets? captured$/ {c=$1} /dropped/ {d+=$1} END {print c+0, d+0}' "$T/err" ;;
+  nfsscope|tcpdump) read -r cap drop < <(awk '/packets captured$/ {c=$1} /dropped by kernel$/ {d=$1} END {print c+0, d+0}' "$T/err") ;;
+  tshark) read -r cap drop < <(awk '/packets? captured$/ {c=$1} /dropped/ {d+=$1} END {print c+0, d+0}' "$T/err") ;;
   esac
 }
 
@@ -73,7 +73,7 @@ for size in small large; do
       else tcpreplay -q --pps=$rate --loop=$loops -i "$A" "$f" >"$T/rep" 2>&1; fi
       sleep 0.5
       c1=$(cpu_ticks)
-      read -r cap drop < <(stop)
+      stop
       sent=$(awk '/Rated:/ {for (i = 1; i <= NF; i++) if ($i == "pps") print int($(i-1))}' "$T/rep" | head -1)
       cpu=$(awk -v t=$((c1 - c0)) -v hz="$HZ" -v n="$cap" 'BEGIN {printf "%.3f", n ? t / hz / n * 100000 : 0}')
       printf "%-6s %-9s %10s %10s %10s %10s %12s\n" $size $tool $rate "${sent:-?}" "$cap" "$drop" "$cpu"
