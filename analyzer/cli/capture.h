@@ -21,12 +21,20 @@ struct capture_stats {
     uint64_t frames;           /* frames handed out */
     uint64_t kernel_drops;     /* live: pcap_stats ps_drop (ring full) */
     uint64_t interface_drops;  /* live: pcap_stats ps_ifdrop */
+    uint64_t received;         /* live: pcap_stats ps_recv (passed the filter) */
     bool stats_ok;             /* drops are known (pcap_stats answered) */
+    int64_t start_ns, end_ns;  /* wall clock (CLOCK_REALTIME) of open and end; end 0 while running */
 };
 
 /* Open what o names. NULL with a one-line reason in err on failure. */
 struct capture *capture_open(const struct options *o, char *err, size_t errlen);
-void capture_close(struct capture *c);
+/* Close; also flushes and closes the -w file: -1 with the reason in err if
+ * writing it failed. */
+int capture_close(struct capture *c, char *err, size_t errlen);
+/* One line for the user: "listening on eth0, link-type EN10MB, ..., filter: ...". */
+void capture_describe(const struct capture *c, char *buf, size_t len);
+/* capture_stop was called. */
+bool capture_stopped(const struct capture *c);
 int capture_datalink(const struct capture *c);
 /* The file being read (for progress), or NULL (live, stdin counts too). */
 FILE *capture_file(const struct capture *c);
@@ -37,11 +45,16 @@ int capture_fd(const struct capture *c);
  * ring drained), or an error (capture_error says which). */
 int capture_next(struct capture *c, struct ns_frame *f);
 /* Ask the capture to end; safe in a signal handler. Frames already in the
- * kernel ring are still handed out by capture_next before it returns -1. */
+ * kernel ring (stamped before the stop), or already in a pipe, are still
+ * handed out by capture_next before it returns -1; a file ends at once. */
 void capture_stop(struct capture *c);
+/* The capture is over (also when the caller stops reading, e.g. at -c):
+ * the final counters and the end time are taken now. Idempotent. */
+void capture_end(struct capture *c);
 /* The reason the capture ended early (damaged file, device gone), or NULL. */
 const char *capture_error(const struct capture *c);
-/* Counters now (for live capture, reads pcap_stats). */
+/* Counters now (live capture: reads pcap_stats; after the end, the last
+ * answer, taken when capture_next returned -1). */
 void capture_stats(struct capture *c, struct capture_stats *out);
 
 #endif

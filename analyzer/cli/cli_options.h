@@ -6,6 +6,16 @@
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON };
 
+/* Live capture without a filter expression: NFS, portmap/rpcbind, mountd on
+ * its IANA port, and every IP fragment (large UDP replies arrive as
+ * fragments whose later pieces carry no ports). It misses MOUNT, NLM and NSM
+ * on dynamic ports and NFSv4.0 callbacks to the client's own port: give a
+ * filter naming those ports (rpcinfo -p SERVER tells them). */
+#define NS_DEFAULT_FILTER \
+    "port 2049 or port 111 or port 20048 or (ip[6:2] & 0x3fff != 0) or (ip6 and ip6[6] == 44)"
+/* -B default in KiB: see capture.c for why not libpcap's 2 MiB. */
+#define NS_DEFAULT_BUFFER_KIB 32768
+
 struct options {
     const char *read_file;     /* -r */
     const char *interface;     /* -i */

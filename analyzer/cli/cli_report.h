@@ -10,17 +10,29 @@
 struct report_info {
     const char *source;       /* file name or interface */
     bool live;
+    bool counters;            /* live, and pcap_stats answered: the drop counts are known */
+    uint64_t kernel_drops, interface_drops;
+    int64_t start_ns, end_ns; /* live: wall clock (CLOCK_REALTIME) when the capture opened and ended */
     bool partial;             /* the capture ended early (cut off, read error) */
     char partial_reason[256];
 };
+
+/* Frames were lost before nfsscope saw them: counts are lower bounds. */
+static inline bool report_lossy(const struct report_info *ri)
+{
+    return ri->counters && (ri->kernel_drops || ri->interface_drops);
+}
+/* Findings that a frame missing from the capture can raise by itself. */
+bool report_loss_may_cause(const char *kind);
 
 void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri);
 void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri);
 
 /* Sections kept in their own files. The text ones print the heading of the
  * section they are given. */
-void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec);
-void report_findings_json(FILE *o, ns_analyzer *a);
+/* lossy: frames were dropped; findings loss alone can raise say so. */
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy);
+void report_findings_json(FILE *o, ns_analyzer *a, bool lossy);
 void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec); /* cli_report_udp.c */
 void report_udp_json(FILE *o, ns_analyzer *a);        /* udp[], udp_pairs[], udp_evicted */
 void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec); /* cli_report_sessions.c */

@@ -4,13 +4,30 @@
 #include "cli_json.h"
 #include "cli_report.h"
 
+#include <string.h>
+
+/* A frame missing from the capture is enough for these: a call not seen
+ * (SLOT_SEQ_GAP), a reply not seen (a grant or target missed:
+ * SLOT_ABOVE_GRANTED, SLOT_TABLE_SHRUNK), a fragment not seen
+ * (FRAGMENT_LOSS), a resend not seen (the gap looks doubled: RTO_INFLATED),
+ * RECLAIM_COMPLETE not seen (GRACE_STUCK). The others rest on what the
+ * server answered, which loss cannot invent. */
+bool report_loss_may_cause(const char *kind)
+{
+    static const char *const k[] = {"SLOT_SEQ_GAP", "SLOT_ABOVE_GRANTED", "SLOT_TABLE_SHRUNK", "FRAGMENT_LOSS",
+                                    "RTO_INFLATED", "GRACE_STUCK"};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (strcmp(kind, k[i]) == 0) return true;
+    return false;
+}
+
 static void conns_text(FILE *o, const struct ns_finding *f)
 {
     char id[NS_CONN_NAME_LEN];
     for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%s%s", i ? "," : "", ns_conn_name(f->conns[i], id, sizeof id));
 }
 
-void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
@@ -37,12 +54,14 @@ void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
             for (unsigned k = 0; k < f->nframes; k++) fprintf(o, " %" PRIu64, f->frames[k]);
             fputc('\n', o);
         }
+        if (lossy && report_loss_may_cause(f->kind))
+            fputs("           possibly caused by capture loss: the capture dropped frames\n", o);
     }
     uint64_t dropped = ns_analyzer_findings_dropped(a);
     if (dropped) fprintf(o, "  (%" PRIu64 " more findings not kept: memory cap)\n", dropped);
 }
 
-void report_findings_json(FILE *o, ns_analyzer *a)
+void report_findings_json(FILE *o, ns_analyzer *a, bool lossy)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
@@ -72,7 +91,7 @@ void report_findings_json(FILE *o, ns_analyzer *a)
         json_cstr(o, f->message);
         fputs(",\"rfc\":", o);
         if (f->rfc[0]) json_cstr(o, f->rfc); else fputs("null", o);
-        fputc('}', o);
+        fprintf(o, ",\"capture_loss_possible\":%s}", lossy && report_loss_may_cause(f->kind) ? "true" : "false");
     }
     fprintf(o, "],\"findings_dropped\":%" PRIu64, ns_analyzer_findings_dropped(a));
 }

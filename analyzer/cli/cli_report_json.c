@@ -27,6 +27,14 @@ static void capture(FILE *o, const struct ns_stats *st, const struct report_info
     for (size_t i = 0; i < nv; i++) { if (i) fputc(',', o); json_cstr(o, v[i]); }
     fprintf(o, "],\"partial\":%s,\"partial_reason\":", ri->partial ? "true" : "false");
     if (ri->partial) json_cstr(o, ri->partial_reason); else fputs("null", o);
+    fprintf(o, ",\"live\":%s,\"kernel_drops\":", ri->live ? "true" : "false");
+    if (ri->counters) fprintf(o, "%" PRIu64 ",\"interface_drops\":%" PRIu64, ri->kernel_drops, ri->interface_drops);
+    else fputs("null,\"interface_drops\":null", o);
+    fputs(",\"wall_start\":", o);
+    if (ri->live && ri->start_ns) json_ts(o, ri->start_ns); else fputs("null", o);
+    fputs(",\"wall_stop\":", o);
+    if (ri->live && ri->end_ns) json_ts(o, ri->end_ns); else fputs("null", o);
+    fprintf(o, ",\"lower_bounds\":%s", report_lossy(ri) ? "true" : "false");
     fputc('}', o);
 }
 
@@ -165,7 +173,7 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     status(o, st);
     report_sessions_json(o, a);
     report_udp_json(o, a);
-    report_findings_json(o, a);
+    report_findings_json(o, a, report_lossy(ri));
     skipped(o, st);
     fputs("}\n", o);
 }

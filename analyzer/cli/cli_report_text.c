@@ -8,7 +8,13 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
                             const struct ns_section_info *sec)
 {
     char a[NS_TIME_STRLEN], b[NS_TIME_STRLEN];
-    fprintf(o, "%s  %s\n", sec->title, ri->source);
+    if (ri->live && ri->start_ns) {
+        ns_time_str(ri->start_ns, a, sizeof a);
+        ns_time_str(ri->end_ns, b, sizeof b);
+        fprintf(o, "%s %s (live, from %s to %s, wall clock)\n", sec->title, ri->source, a, b);
+    } else {
+        fprintf(o, "%s  %s\n", sec->title, ri->source);
+    }
     if (st->frames) {
         ns_time_str(st->first_ts_ns, a, sizeof a);
         ns_time_str(st->last_ts_ns, b, sizeof b);
@@ -24,6 +30,17 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
     for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
     fputc('\n', o);
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
+    if (ri->counters)
+        fprintf(o, "  dropped       %" PRIu64 " by the kernel, %" PRIu64 " by the interface%s\n", ri->kernel_drops,
+                ri->interface_drops,
+                report_lossy(ri) ? ": frames are missing, the counts below are lower bounds" : "");
+}
+
+/* Sections whose figures count what was captured: short of the truth when
+ * frames were dropped. */
+static bool counts_frames(enum ns_section id)
+{
+    return id != NS_SECTION_CAPTURE && id != NS_SECTIONS;
 }
 
 static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
@@ -134,9 +151,12 @@ void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
         case NS_SECTION_SESSIONS: report_sessions_text(o, a, s); break;
         case NS_SECTION_UDP: report_udp_text(o, a, s); break;
         case NS_SECTION_READ_PLUS: report_read_plus_text(o, a, s); break;
-        case NS_SECTION_FINDINGS: report_findings_text(o, a, s); break;
+        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri)); break;
         case NS_SECTION_NOT_ANALYSED: section_skipped(o, st, s); break;
         case NS_SECTIONS: break;
         }
+        if (report_lossy(ri) && counts_frames(s->id))
+            fprintf(o, "  (lower bounds: the capture dropped %" PRIu64 " frames)\n",
+                    ri->kernel_drops + ri->interface_drops);
     }
 }

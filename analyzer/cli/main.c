@@ -1,6 +1,7 @@
-/* nfsscope: read a capture (or an interface) with libpcap, feed the core,
- * print the report. */
+/* nfsscope: open the capture (file or interface), run the batch loop or the
+ * screen, print the report. */
 #include <errno.h>
+#include <inttypes.h>
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,9 +13,10 @@
 #include "capture.h"
 #include "cli_options.h"
 #include "cli_privs.h"
-#include "cli_progress.h"
 #include "cli_report.h"
 #include "cli_txnlog.h"
+#include "run_batch.h"
+#include "run_screen.h"
 #include "nfsscope/nfsscope.h"
 
 static struct capture *g_capture; /* for the signal handler only */
@@ -25,13 +27,43 @@ static void on_signal(int sig)
     if (g_capture) capture_stop(g_capture);
 }
 
+/* SIGINT, SIGTERM and SIGHUP end the capture the same way: drain, finish,
+ * report. SA_RESTART: a read blocked on a pipe restarts and sees the pipe
+ * made non-blocking by capture_stop. A closed stdout must not kill us before
+ * the report file (-o) is written: EPIPE is handled where we write. */
+static void signals_install(struct capture *c)
+{
+    g_capture = c;
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* tcpdump's closing lines, on stderr. */
+static void print_counters(const struct capture_stats *cs)
+{
+    fprintf(stderr, "%" PRIu64 " packets captured\n", cs->frames);
+    if (!cs->stats_ok) return;
+    fprintf(stderr, "%" PRIu64 " packets received by filter\n", cs->received);
+    fprintf(stderr, "%" PRIu64 " packets dropped by kernel\n", cs->kernel_drops);
+    fprintf(stderr, "%" PRIu64 " packets dropped by interface\n", cs->interface_drops);
+}
+
+static bool want_screen(const struct options *o)
+{
+    return o->screen == 1 || (o->screen == -1 && o->interface && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
     int rc = options_parse(argc, argv, &o);
     if (rc) return rc > 0 ? 0 : 1;
     const char *src = o.read_file ? o.read_file : o.interface;
-    char err[512] = "";
+    char err[1024] = "";
     struct privs pv;
     if (privs_plan(&pv, o.user, o.interface != NULL, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: %s\n", err);
@@ -47,7 +79,7 @@ int main(int argc, char **argv)
     FILE *out = stdout, *log = NULL;
     if (o.output && !(out = fopen(o.output, "w"))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));
-        capture_close(p);
+        capture_close(p, NULL, 0);
         options_free(&o);
         return 1;
     }
@@ -55,7 +87,7 @@ int main(int argc, char **argv)
         log = strcmp(o.txn_log, "-") == 0 ? stdout : fopen(o.txn_log, "w");
         if (!log) {
             fprintf(stderr, "nfsscope: %s: %s\n", o.txn_log, strerror(errno));
-            capture_close(p);
+            capture_close(p, NULL, 0);
             options_free(&o);
             return 1;
         }
@@ -63,7 +95,7 @@ int main(int argc, char **argv)
     /* Everything nfsscope will write is open: give up root (like tcpdump). */
     if (privs_drop(&pv, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: %s\n", err);
-        capture_close(p);
+        capture_close(p, NULL, 0);
         options_free(&o);
         return 1;
     }
@@ -80,56 +112,61 @@ int main(int argc, char **argv)
     ns_analyzer *a = ns_analyzer_new(&cfg, aerr, sizeof aerr);
     if (!a) {
         fprintf(stderr, "nfsscope: %s\n", aerr);
-        capture_close(p);
+        capture_close(p, NULL, 0);
         options_free(&o);
         return 1;
     }
     struct txnlog tl = {log, a};
     if (log) ns_analyzer_on_txn(a, txnlog_write, &tl);
 
-    struct report_info ri = {.source = strcmp(src, "-") ? src : "standard input", .live = o.interface != NULL};
-    bool progress = o.read_file && (o.progress == 1 || (o.progress < 0 && isatty(STDERR_FILENO)));
-    struct progress pr;
-    progress_start(&pr, progress ? capture_file(p) : NULL, o.read_file);
-    if (o.interface) {
-        g_capture = p;
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+    signals_install(p);
+    bool screen = want_screen(&o);
+    if (o.interface && !screen) {
+        char what[1400];
+        capture_describe(p, what, sizeof what);
+        fprintf(stderr, "nfsscope: %s\n", what);
     }
-
-    uint64_t n = 0;
-    int r;
-    struct ns_frame f;
-    while ((r = capture_next(p, &f)) >= 0) {
-        if (r == 0) continue; /* live timeout */
-        n = f.number;
-        ns_analyzer_feed(a, &f);
-        if (progress && (n & 4095) == 0) progress_tick(&pr, n);
-        if (o.count && (long long)n >= o.count) break;
-    }
+    int status = screen ? run_screen(p, a, &o) : run_batch(p, a, &o);
+    capture_end(p);
+    struct capture_stats cs;
+    capture_stats(p, &cs);
+    struct report_info ri = {.source = cs.source, .live = cs.live, .counters = cs.live && cs.stats_ok,
+                             .kernel_drops = cs.kernel_drops, .interface_drops = cs.interface_drops,
+                             .start_ns = cs.start_ns, .end_ns = cs.end_ns};
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
-                 (unsigned long long)n, capture_error(p));
+                 (unsigned long long)cs.frames, capture_error(p));
     }
-    progress_end(&pr);
     ns_analyzer_finish(a);
     if (ri.partial) fprintf(stderr, "nfsscope: %s: %s\n", ri.source, ri.partial_reason);
+    if (cs.live) print_counters(&cs);
     /* With the log on stdout, the report goes only where -o says. */
     bool report = !(log == stdout && !o.output);
     if (report && o.format == FORMAT_JSON) report_json(out, a, &ri);
     else if (report) report_text(out, a, &ri);
 
-    int status = ri.partial ? 2 : 0;
     if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
-    if (fflush(out) != 0 || (log && fflush(log) != 0)) {
-        fprintf(stderr, "nfsscope: writing output: %s\n", strerror(errno));
+    if (out != stdout && (fflush(out) != 0 || ferror(out))) {
+        fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));
+        status = 1;
+    }
+    if ((out == stdout || log == stdout) && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "nfsscope: standard output: %s\n", strerror(errno));
+        status = 1;
+    }
+    if (log && log != stdout && (fflush(log) != 0 || ferror(log))) {
+        fprintf(stderr, "nfsscope: %s: %s\n", o.txn_log, strerror(errno));
         status = 1;
     }
     if (out != stdout) fclose(out);
     if (log && log != stdout) fclose(log);
     ns_analyzer_free(a);
-    capture_close(p);
+    g_capture = NULL;
+    if (capture_close(p, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: -w %s\n", err);
+        status = 1;
+    }
     options_free(&o);
     return status;
 }
