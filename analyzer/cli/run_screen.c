@@ -121,7 +121,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         now = clock_ns(CLOCK_MONOTONIC);
         bool roll = now >= next_draw;
         if (roll || act == TUI_REDRAW) {
-            if (live && !ended) ns_analyzer_tick(a, clock_ns(CLOCK_REALTIME));
+            /* Tick only on an idle ring and a second behind the clock: the
+             * core takes a frame stamped before a tick as happening at the
+             * tick, and frames reach us up to a ring block timeout late. */
+            if (live && !ended && !ready) ns_analyzer_tick(a, clock_ns(CLOCK_REALTIME) - SEC);
             ns_analyzer_settle(a);
             status_of(c, source, ended, &st);
             st.elapsed_ns = elapsed;
