@@ -43,7 +43,9 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
-static const int g_fatal[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+/* SIGINT, SIGTERM and SIGHUP are not here: they end the capture (the
+ * program's handler), the screen closes and the report is printed. */
+static const int g_fatal[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT};
 
 bool term_open(char *err, size_t errlen)
 {
@@ -76,7 +78,7 @@ bool term_open(char *err, size_t errlen)
         sa.sa_flags = SA_RESETHAND;
         sigaction(g_fatal[i], &sa, NULL);
     }
-    cbreak(); /* not raw: Ctrl-C still interrupts (and restores) */
+    cbreak(); /* not raw: Ctrl-C still ends the capture (and the report follows) */
     noecho();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);

@@ -75,8 +75,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
     struct ns_frame f;
     struct tui_status st;
     int64_t start = clock_ns(CLOCK_MONOTONIC), next_draw = start, elapsed = 0, due = 0;
+    bool signalled = false;
     for (;;) {
         int64_t now = clock_ns(CLOCK_MONOTONIC);
+        if (capture_stopped(c)) pace.speed = 0; /* a signal: drain what is left at once */
         /* feed what is due, a slice at a time */
         for (int64_t slice_end = now + FEED_SLICE_NS; !ended && ready;) {
             if (!have) {
@@ -86,6 +88,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
                      * finishes again) so the last screen shows what the
                      * report will, end-only findings included */
                     ended = true;
+                    signalled = capture_stopped(c); /* Ctrl-C, SIGTERM, SIGHUP: straight to the report */
                     ns_analyzer_finish(a);
                     next_draw = now;
                     break;
@@ -116,6 +119,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         int npf = live && !ended ? 2 : 1;
         if (poll(pf, (nfds_t)npf, (int)((wait + 999999) / 1000000)) > 0 && npf == 2 && (pf[1].revents & (POLLIN | POLLERR | POLLHUP)))
             ready = true;
+        if (signalled) break;
         enum tui_action act = tui_keys(t);
         if (act == TUI_QUIT) break;
         now = clock_ns(CLOCK_MONOTONIC);
