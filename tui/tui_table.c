@@ -63,7 +63,7 @@ void table_finish(struct tui_table *t, const char *filter, struct view_state *vs
         if (!filter || !*filter || strstr(t->rows[i].match, filter)) t->idx[t->nidx++] = i;
     g_sort_t = t;
     g_sort_col = vs->sort < t->ncols ? vs->sort : -1;
-    qsort(t->idx, t->nidx, sizeof *t->idx, cmp_rows);
+    if (t->nidx) qsort(t->idx, t->nidx, sizeof *t->idx, cmp_rows);
     /* keep the selected row selected wherever it moved */
     if (vs->sel_idlen) {
         for (size_t i = 0; i < t->nidx; i++) {
