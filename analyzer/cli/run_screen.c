@@ -78,7 +78,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
     bool signalled = false;
     for (;;) {
         int64_t now = clock_ns(CLOCK_MONOTONIC);
-        if (capture_stopped(c)) pace.speed = 0; /* a signal: drain what is left at once */
+        if (capture_stopped(c)) { /* a signal: drain what is left at once, then end */
+            pace.speed = 0;
+            ready = true;
+        }
         /* feed what is due, a slice at a time */
         for (int64_t slice_end = now + FEED_SLICE_NS; !ended && ready;) {
             if (!have) {
@@ -119,6 +122,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         int npf = live && !ended ? 2 : 1;
         if (poll(pf, (nfds_t)npf, (int)((wait + 999999) / 1000000)) > 0 && npf == 2 && (pf[1].revents & (POLLIN | POLLERR | POLLHUP)))
             ready = true;
+        /* the terminal is gone (ssh dropped, window closed): a hung-up
+         * descriptor polls ready for ever, so leave now and let the report
+         * go where -o sends it */
+        if (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) break;
         if (signalled) break;
         enum tui_action act = tui_keys(t);
         if (act == TUI_QUIT) break;
