@@ -21,3 +21,8 @@ foreach(_term xterm-256color vt100)
                    ${PROJECT_SOURCE_DIR}/analyzer/cli/main.c seed-000-nconnect-misbind ${_term} sigterm)
   set_tests_properties(e2e.screen.sigterm.${_term} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")
 endforeach()
+# The terminal goes away under the screen: it ends with its report.
+add_test(NAME e2e.screen.hangup
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/screen.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples
+                 ${PROJECT_SOURCE_DIR}/analyzer/cli/main.c seed-000-nconnect-misbind xterm-256color hangup)
+set_tests_properties(e2e.screen.hangup PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")

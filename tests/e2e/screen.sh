@@ -38,6 +38,22 @@ key() { T send-keys -t s "$@"; }
 speed=max
 [ "$mode" = sigterm ] && speed=1 # paced: still running when the signal comes
 cd "$work"
+if [ "$mode" = hangup ]; then
+  # the terminal goes away under a running screen (ssh dropped): nfsscope
+  # must end by itself with its report in the -o file, not spin or hang
+  T new-session -d -s s -x 132 -y 40 "env TERM=$term \"$bin\" -r \"$pcap\" --tui --speed 1 -o \"$work/report.txt\""
+  wait_for '1 Sessions'
+  T kill-server
+  end=$((SECONDS + 20))
+  until grep -qE 'calls [0-9]+  replies [0-9]+' "$work/report.txt" 2>/dev/null; do
+    [ "$SECONDS" -ge "$end" ] && fail "no report in the -o file after the terminal went away"
+    sleep 0.1
+  done
+  for _ in $(seq 50); do pgrep -f -- "-o $work/report.txt" >/dev/null || break; sleep 0.1; done
+  pgrep -f -- "-o $work/report.txt" >/dev/null && fail "nfsscope still running after its terminal went away"
+  echo "ok: $sample TERM=$term hangup"
+  exit 0
+fi
 T new-session -d -s s -x 132 -y 40 \
   "env TERM=$term sh -c 'stty -g > before; \"$bin\" -r \"$pcap\" --tui --speed $speed; echo \$? > rc; stty -g > after; echo nfsscope exited \$(cat rc); exec sleep 600'"
 
