@@ -2,7 +2,8 @@
 # Live capture benchmark (not a test): the highest replay rate at which a
 # capture shows zero kernel drops, and its CPU cost, for nfsscope -i next to
 # tcpdump -w /dev/null and tshark (decoding RPC, as nfsscope does).
-#   bench/live.sh [NFSSCOPE]        as root; about 3 minutes
+#   bench/live.sh [NFSSCOPE]        as root; about 4 minutes
+#   BENCH_TOOLS="nfsscope-screen"   only some of: nfsscope nfsscope-screen tcpdump tshark
 # Traffic: tcpreplay into a veth pair whose other end is in a namespace this
 # script creates (never a real interface). Frames: small (samples/seed-000,
 # 181 bytes on average) and large (samples/twin-full, 7.8 KB: loopback-size
@@ -20,7 +21,7 @@ for t in tcpreplay tcpdump tshark capinfos; do
 done
 [ -x "$N" ] || { echo "bench/live.sh: $N: not built" >&2; exit 1; }
 NS=bnl$$ A=bla$$ B=blb$$ T=$(mktemp -d) pid=
-cleanup() { [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; ip link del "$A" 2>/dev/null; ip netns del "$NS" 2>/dev/null; rm -rf "$T"; }
+cleanup() { [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; tmux -L "bench$$" kill-server 2>/dev/null; ip link del "$A" 2>/dev/null; ip netns del "$NS" 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
 set -m
 ip netns add "$NS" && ip link add "$A" type veth peer name "$B" netns "$NS" || exit 1
@@ -33,6 +34,13 @@ start() {
   rm -f "$T/err"
   case $1 in
   nfsscope) ip netns exec "$NS" "$N" -i "$B" -Z root --batch -o /dev/null "${BOPT[@]}" 'greater 0' 2>"$T/err" & ;;
+  nfsscope-screen) # the screen, in a tmux window of its own, redrawing every second
+    tmux -L "bench$$" new-session -d -x 132 -y 40 \
+      "TERM=xterm-256color ip netns exec $NS $N -i $B -Z root --tui -o /dev/null ${BOPT[*]} 'greater 0' 2>$T/err; sleep 600"
+    pid=
+    for _ in $(seq 100); do pid=$(pgrep -n -x nfsscope); [ -n "$pid" ] && break; sleep 0.05; done
+    sleep 1
+    return ;;
   tcpdump) ip netns exec "$NS" tcpdump -i "$B" -Z root -n -w /dev/null "${BOPT[@]}" 2>"$T/err" & ;;
   tshark) ip netns exec "$NS" tshark -i "$B" -n -q "${BOPT[@]}" -z rpc,srt,100003,3 >/dev/null 2>"$T/err" & ;;
   esac
@@ -50,9 +58,14 @@ cpu_ticks() {
 }
 # stop: SIGINT, wait (not in a subshell: only this shell can wait); sets cap, drop
 stop() {
-  kill -INT "$pid"; wait "$pid" 2>/dev/null; pid=
+  kill -INT "$pid"
+  if [ "$tool" = nfsscope-screen ]; then # not our child: wait for its counters
+    for _ in $(seq 100); do grep -q "dropped by kernel" "$T/err" 2>/dev/null && break; sleep 0.05; done
+    tmux -L "bench$$" kill-server 2>/dev/null
+  else wait "$pid" 2>/dev/null; fi
+  pid=
   case $tool in
-  nfsscope|tcpdump) read -r cap drop < <(awk '/packets captured$/ {c=$1} /dropped by kernel$/ {d=$1} END {print c+0, d+0}' "$T/err") ;;
+  nfsscope|nfsscope-screen|tcpdump) read -r cap drop < <(awk '/packets captured$/ {c=$1} /dropped by kernel$/ {d=$1} END {print c+0, d+0}' "$T/err") ;;
   tshark) read -r cap drop < <(awk '/packets? captured$/ {c=$1} /dropped/ {d+=$1} END {print c+0, d+0}' "$T/err") ;;
   esac
 }
@@ -62,7 +75,7 @@ printf "%-6s %-9s %10s %10s %10s %10s %12s\n" frames tool "rate asked" "sent/s" 
 for size in small large; do
   f=$ROOT/samples/seed-000-nconnect-misbind.pcap; [ $size = large ] && f=$ROOT/samples/twin-full.pcap
   nf=$(capinfos -Mc "$f" | awk '/Number of packets/ {print $NF}')
-  for tool in nfsscope tcpdump tshark; do
+  for tool in ${BENCH_TOOLS:-nfsscope nfsscope-screen tcpdump tshark}; do
     best=none
     for rate in 50000 100000 200000 400000 top; do
       r=${rate/top/400000}

@@ -94,9 +94,12 @@ static pcap_t *open_live(struct capture *c, const struct options *o, char *err, 
      * READ burst at 10 Gbit/s. 32 MiB rides out ~25 ms of line rate. */
     c->buffer_kib = o->buffer_kib ? o->buffer_kib : NS_DEFAULT_BUFFER_KIB;
     pcap_set_buffer_size(p, c->buffer_kib * 1024);
-    /* Someone is watching: deliver frames as they come, as tcpdump does. */
-    c->immediate = isatty(STDOUT_FILENO) || isatty(STDERR_FILENO);
-    if (c->immediate) pcap_set_immediate_mode(p, 1);
+    /* No immediate mode, even on a terminal: nothing here is printed per
+     * frame (the screen redraws once a second), and immediate mode wakes the
+     * loop for every frame - measured with the screen: 0.55 CPU s per 100k
+     * frames instead of 0.05, and drops at 289k frames/s. Frames wait at
+     * most a ring block timeout; stopping drains partly filled blocks. */
+    c->immediate = false;
     int rc = pcap_activate(p);
     if (rc >= 0 && pcap_setnonblock(p, 1, ebuf) != 0) {
         snprintf(err, errlen, "%s", ebuf);

@@ -127,7 +127,8 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
          * go where -o sends it */
         if (pf[0].revents & (POLLHUP | POLLERR | POLLNVAL)) break;
         if (signalled) break;
-        enum tui_action act = tui_keys(t);
+        /* keys only when there are some (or a redraw is due): not a read per wakeup */
+        enum tui_action act = (pf[0].revents & POLLIN) || clock_ns(CLOCK_MONOTONIC) >= next_draw ? tui_keys(t) : TUI_NONE;
         if (act == TUI_QUIT) break;
         now = clock_ns(CLOCK_MONOTONIC);
         bool roll = now >= next_draw;
