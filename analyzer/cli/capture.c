@@ -42,7 +42,6 @@ struct capture {
     struct capture_stats last;   /* the latest pcap_stats that answered */
     char filter[1024];
     int buffer_kib;
-    bool immediate;
     char source[256];
     char error[512];
 };
@@ -99,7 +98,6 @@ static pcap_t *open_live(struct capture *c, const struct options *o, char *err, 
      * loop for every frame - measured with the screen: 0.55 CPU s per 100k
      * frames instead of 0.05, and drops at 289k frames/s. Frames wait at
      * most a ring block timeout; stopping drains partly filled blocks. */
-    c->immediate = false;
     int rc = pcap_activate(p);
     if (rc >= 0 && pcap_setnonblock(p, 1, ebuf) != 0) {
         snprintf(err, errlen, "%s", ebuf);
@@ -180,9 +178,8 @@ void capture_describe(const struct capture *c, char *buf, size_t len)
         snprintf(buf, len, "reading %s, link-type %s", c->source, name ? name : "?");
         return;
     }
-    snprintf(buf, len, "listening on %s, link-type %s, snapshot length %d bytes, buffer %d KiB%s, filter: %s",
-             c->source, name ? name : "?", pcap_snapshot(c->p), c->buffer_kib, c->immediate ? ", immediate" : "",
-             c->filter);
+    snprintf(buf, len, "listening on %s, link-type %s, snapshot length %d bytes, buffer %d KiB, filter: %s",
+             c->source, name ? name : "?", pcap_snapshot(c->p), c->buffer_kib, c->filter);
 }
 
 static void start_drain(struct capture *c)

@@ -65,32 +65,38 @@ static void deliver(struct ns_analyzer *a, struct ns_txn *t)
     if (a->txn_fn) a->txn_fn(a->txn_ctx, t);
 }
 
+/* Where the analyzers put their per-frame facts: nowhere when no front end
+ * listens for events (the program's fast path skips collecting them). */
+static struct analysis_frame *facts(const struct ns_analyzer *a, struct analysis_frame *af)
+{
+    if (!a->event_fn) return NULL;
+    memset(af, 0, sizeof *af);
+    return af;
+}
+
 static void on_call(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at)
 {
     struct ns_analyzer *a = ctx;
-    struct analysis_frame af;
-    memset(&af, 0, sizeof af);
-    analysis_on_call(&a->an, t, c, at->frame, at->ts, &af);
-    tell(a, NS_EV_CALL, t, at, &af);
+    struct analysis_frame af, *out = facts(a, &af);
+    analysis_on_call(&a->an, t, c, at->frame, at->ts, out);
+    tell(a, NS_EV_CALL, t, at, out);
 }
 
 static void on_resend(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at)
 {
     struct ns_analyzer *a = ctx;
-    struct analysis_frame af;
-    memset(&af, 0, sizeof af);
-    analysis_on_retransmit(&a->an, t, c, at->frame, at->ts, &af);
-    tell(a, NS_EV_RESEND, t, at, &af);
+    struct analysis_frame af, *out = facts(a, &af);
+    analysis_on_retransmit(&a->an, t, c, at->frame, at->ts, out);
+    tell(a, NS_EV_RESEND, t, at, out);
 }
 
 static void on_reply(void *ctx, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
                      const struct rpc_at *at)
 {
     struct ns_analyzer *a = ctx;
-    struct analysis_frame af;
-    memset(&af, 0, sizeof af);
-    analysis_on_reply(&a->an, t, c, dup, at->frame, at->ts, &af);
-    tell(a, dup ? NS_EV_DUP_REPLY : orphan ? NS_EV_ORPHAN_REPLY : NS_EV_REPLY, t, at, &af);
+    struct analysis_frame af, *out = facts(a, &af);
+    analysis_on_reply(&a->an, t, c, dup, at->frame, at->ts, out);
+    tell(a, dup ? NS_EV_DUP_REPLY : orphan ? NS_EV_ORPHAN_REPLY : NS_EV_REPLY, t, at, out);
     if (!dup && a->cfg.txn_order == NS_ORDER_COMPLETION) deliver(a, t);
 }
 

@@ -358,7 +358,13 @@ static void check_config(void)
     if (ns_analyzer_new(&small, err, sizeof err) || !strstr(err, "NS_CONFIG_INIT")) FAIL("size not checked: %s", err);
     struct ns_config neg = NS_CONFIG_INIT;
     neg.call_timeout_ns = -1;
-    if (ns_analyzer_new(&neg, err, sizeof err) || !err[0]) FAIL("negative timeout accepted");
+    if (ns_analyzer_new(&neg, err, sizeof err) || !strstr(err, "negative")) FAIL("negative timeout accepted: %s", err);
+    struct ns_config tiny = NS_CONFIG_INIT;
+    tiny.memcap = 1000;
+    if (ns_analyzer_new(&tiny, err, sizeof err) || !strstr(err, "1 MiB")) FAIL("1000-byte memory cap accepted: %s", err);
+    struct ns_config order = NS_CONFIG_INIT;
+    order.txn_order = 7;
+    if (ns_analyzer_new(&order, err, sizeof err) || !strstr(err, "order")) FAIL("transaction order 7 accepted: %s", err);
     ns_analyzer *a = ns_analyzer_new(NULL, err, sizeof err);
     if (!a) { FAIL("defaults refused: %s", err); return; }
     struct ns_mem_pool pools[NS_MEM_POOLS];
