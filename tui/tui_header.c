@@ -47,9 +47,18 @@ void draw_header(struct tui *t)
         int room = t->cols - 9 - rl - sevw - 2;
         snprintf(line, sizeof line, "nfsscope %.*s%s", room > 4 ? room : 4, name, rest);
     } else {
-        snprintf(line, sizeof line, "nfsscope  %s %s  elapsed %02lld:%02lld:%02lld  packet time %s%s",
-                 t->st.live ? "interface" : "file", t->source, (long long)(e / 3600), (long long)(e / 60 % 60),
-                 (long long)(e % 60), when, state);
+        /* a long path gives way from its start: the state at the end of
+         * the line ("end of capture", "PAUSED") must stay on screen */
+        char rest[160];
+        int rl = snprintf(rest, sizeof rest, "  elapsed %02lld:%02lld:%02lld  packet time %s%s", (long long)(e / 3600),
+                          (long long)(e / 60 % 60), (long long)(e % 60), when, state);
+        const char *kind = t->st.live ? "interface" : "file";
+        int room = t->cols - (int)strlen("nfsscope  ") - (int)strlen(kind) - 1 - rl;
+        size_t sl = strlen(t->source);
+        if (room < 8 || sl <= (size_t)room)
+            snprintf(line, sizeof line, "nfsscope  %s %s%s", kind, t->source, rest);
+        else
+            snprintf(line, sizeof line, "nfsscope  %s ...%s%s", kind, t->source + sl - (size_t)(room - 3), rest);
     }
     attron(A_BOLD);
     mvaddnstr(0, 0, line, t->cols);
