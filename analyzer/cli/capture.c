@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture_save.h"
+#include "read_ahead.h"
 
 /* Read timeout of the live capture: how long the kernel keeps a partly
  * filled ring block (TPACKET_V3) from us, hence how long draining waits. */
@@ -38,6 +39,7 @@ struct capture {
     int64_t drain_deadline_ns;   /* monotonic */
     int64_t start_ns, end_ns;    /* wall clock */
     struct capture_save *save;
+    struct read_ahead *ahead;    /* a regular file: read in a thread, started at the first frame */
     bool save_warned;
     struct capture_stats last;   /* the latest pcap_stats that answered */
     char filter[1024];
@@ -62,7 +64,8 @@ static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errle
         if (S_ISDIR(sb.st_mode)) { snprintf(err, errlen, "is a directory"); return NULL; }
         if (sb.st_size == 0 && S_ISREG(sb.st_mode)) { snprintf(err, errlen, "empty file, not a capture"); return NULL; }
     }
-    pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    pcap_t *p = strcmp(path, "-") ? read_ahead_open(path, ebuf)
+                                   : pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
         /* libpcap's messages name the file already in some cases; keep the reason. */
         const char *reason = ebuf;
@@ -160,6 +163,7 @@ int capture_close(struct capture *c, char *err, size_t errlen)
 {
     if (!c) return 0;
     int rc = save_close(c->save, err, errlen);
+    read_ahead_stop(c->ahead); /* before the handle it reads goes */
     if (c->p) pcap_close(c->p);
     free(c);
     return rc;
@@ -216,6 +220,14 @@ static void wait_ready(struct capture *c, int ms)
     if (ms > 0) poll(&pfd, 1, ms);
 }
 
+/* A regular file is read ahead in a thread (once the filter is set, at the
+ * first frame); pipes and interfaces directly, for their stop semantics. */
+static int next_frame(struct capture *c, struct pcap_pkthdr **h, const u_char **data)
+{
+    if (!c->ahead && !c->live && c->pipe_fd < 0 && c->frames == 0) c->ahead = read_ahead_start(c->p);
+    return c->ahead ? read_ahead_next(c->ahead, h, data) : pcap_next_ex(c->p, h, data);
+}
+
 int capture_next(struct capture *c, struct ns_frame *f)
 {
     if (c->ended) return -1;
@@ -230,7 +242,7 @@ int capture_next(struct capture *c, struct ns_frame *f)
         if (c->draining && now > c->drain_deadline_ns) return end(c);
         struct pcap_pkthdr *h;
         const u_char *data;
-        int r = pcap_next_ex(c->p, &h, &data);
+        int r = next_frame(c, &h, &data);
         if (r == PCAP_ERROR_BREAK && c->live) continue; /* capture_stop's breakloop: drain next */
         if (r == 0) { /* live, non-blocking: nothing in the ring now */
             if (!c->draining) {
@@ -248,7 +260,8 @@ int capture_next(struct capture *c, struct ns_frame *f)
         if (r < 0) {
             /* A file's end is PCAP_ERROR_BREAK. EAGAIN after a stop is the
              * end of what the pipe held, not damage. */
-            if (r == PCAP_ERROR && !c->stop) snprintf(c->error, sizeof c->error, "%s", pcap_geterr(c->p));
+            if (r == PCAP_ERROR && !c->stop)
+                snprintf(c->error, sizeof c->error, "%s", c->ahead ? read_ahead_error(c->ahead) : pcap_geterr(c->p));
             return end(c);
         }
         int64_t ts = (int64_t)h->ts.tv_sec * 1000000000 + h->ts.tv_usec; /* tv_usec holds ns (NANO precision) */

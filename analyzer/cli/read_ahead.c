@@ -1,0 +1,181 @@
+/* Capture file read in a thread of its own (see read_ahead.h).
+ *
+ * The reader thread fills chunks of 1 MiB with frames (header, then the
+ * captured bytes) and hands full chunks over; the analysis takes them in
+ * order and gives each back when it moves on to the next. A lock is taken
+ * once per chunk (a few thousand frames), never per frame. 8 chunks: the
+ * reader can be 8 MiB ahead, a fixed amount whatever the file. */
+#include "read_ahead.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNKS 8
+#define CHUNK_BYTES (1u << 20)
+/* stdio buffer of the file: 256 system calls fewer than libpcap's 4 KiB */
+#define FILE_BUFFER (1u << 20)
+
+struct chunk {
+    size_t used;
+    bool last;          /* the file ends after this chunk (or is damaged there) */
+    unsigned char *buf;
+};
+
+struct read_ahead {
+    pcap_t *p;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t filled, freed;
+    struct chunk chunk[CHUNKS];
+    unsigned nfilled;         /* chunks handed over and not yet given back */
+    unsigned put, take;       /* next chunk the thread fills / the reader takes */
+    bool stop;                /* the reader is gone: the thread ends */
+    bool holding;             /* the reader holds chunk[take] */
+    size_t pos;               /* the reader's position in chunk[take] */
+    int status;               /* PCAP_ERROR_BREAK or PCAP_ERROR once the last chunk is read */
+    char error[PCAP_ERRBUF_SIZE];
+    struct pcap_pkthdr hdr;   /* the frame handed out (aligned copy) */
+};
+
+pcap_t *read_ahead_open(const char *path, char *ebuf)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(ebuf, PCAP_ERRBUF_SIZE, "%s", strerror(errno));
+        return NULL;
+    }
+    /* NULL buffer: stdio allocates it and fclose (pcap_close) frees it */
+    setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
+    pcap_t *p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    if (!p) fclose(f);
+    return p;
+}
+
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* Hand chunk[put] over; wait for the next one to be free. false: stopped. */
+static bool hand_over(struct read_ahead *r, bool last)
+{
+    pthread_mutex_lock(&r->lock);
+    r->chunk[r->put].last = last;
+    r->nfilled++;
+    r->put = (r->put + 1) % CHUNKS;
+    pthread_cond_signal(&r->filled);
+    while (!last && !r->stop && r->nfilled == CHUNKS) pthread_cond_wait(&r->freed, &r->lock);
+    bool go = !r->stop;
+    pthread_mutex_unlock(&r->lock);
+    return go;
+}
+
+static void *reader(void *arg)
+{
+    struct read_ahead *r = arg;
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    struct chunk *c = &r->chunk[r->put];
+    c->used = 0;
+    for (;;) {
+        int rc = pcap_next_ex(r->p, &h, &data);
+        if (rc != 1) {
+            /* the status is read by the reader only after it took this last chunk */
+            r->status = rc == PCAP_ERROR_BREAK ? PCAP_ERROR_BREAK : PCAP_ERROR;
+            if (r->status == PCAP_ERROR) snprintf(r->error, sizeof r->error, "%s", pcap_geterr(r->p));
+            hand_over(r, true);
+            return NULL;
+        }
+        size_t caplen = h->caplen;
+        if (caplen > CHUNK_BYTES - sizeof *h) caplen = CHUNK_BYTES - sizeof *h; /* above libpcap's own limit */
+        size_t need = align8(sizeof *h + caplen);
+        if (c->used + need > CHUNK_BYTES) {
+            if (!hand_over(r, false)) return NULL;
+            c = &r->chunk[r->put];
+            c->used = 0;
+        }
+        struct pcap_pkthdr copy = *h;
+        copy.caplen = (bpf_u_int32)caplen;
+        memcpy(c->buf + c->used, &copy, sizeof copy);
+        memcpy(c->buf + c->used + sizeof copy, data, caplen);
+        c->used += need;
+    }
+}
+
+struct read_ahead *read_ahead_start(pcap_t *p)
+{
+    struct read_ahead *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->p = p;
+    for (int i = 0; i < CHUNKS; i++)
+        if (!(r->chunk[i].buf = malloc(CHUNK_BYTES))) goto fail;
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->filled, NULL);
+    pthread_cond_init(&r->freed, NULL);
+    /* signals stay with the main thread: its waits (the screen's pacing,
+     * live polls) are what a signal must cut short */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&r->thread, NULL, reader, r);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->filled);
+        pthread_cond_destroy(&r->freed);
+        goto fail;
+    }
+    return r;
+fail:
+    for (int i = 0; i < CHUNKS; i++) free(r->chunk[i].buf);
+    free(r);
+    return NULL;
+}
+
+int read_ahead_next(struct read_ahead *r, struct pcap_pkthdr **h, const u_char **data)
+{
+    for (;;) {
+        if (r->holding) {
+            struct chunk *c = &r->chunk[r->take];
+            if (r->pos < c->used) {
+                memcpy(&r->hdr, c->buf + r->pos, sizeof r->hdr);
+                *h = &r->hdr;
+                *data = c->buf + r->pos + sizeof r->hdr;
+                r->pos += align8(sizeof r->hdr + r->hdr.caplen);
+                return 1;
+            }
+            if (c->last) return r->status;
+            /* done with it: give it back */
+            pthread_mutex_lock(&r->lock);
+            r->holding = false;
+            r->nfilled--;
+            r->take = (r->take + 1) % CHUNKS;
+            pthread_cond_signal(&r->freed);
+            pthread_mutex_unlock(&r->lock);
+        }
+        pthread_mutex_lock(&r->lock);
+        while (r->nfilled == 0) pthread_cond_wait(&r->filled, &r->lock);
+        pthread_mutex_unlock(&r->lock);
+        r->holding = true;
+        r->pos = 0;
+    }
+}
+
+const char *read_ahead_error(const struct read_ahead *r) { return r->error; }
+
+void read_ahead_stop(struct read_ahead *r)
+{
+    if (!r) return;
+    pthread_mutex_lock(&r->lock);
+    r->stop = true;
+    pthread_cond_signal(&r->freed);
+    pthread_mutex_unlock(&r->lock);
+    pthread_join(r->thread, NULL);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->filled);
+    pthread_cond_destroy(&r->freed);
+    for (int i = 0; i < CHUNKS; i++) free(r->chunk[i].buf);
+    free(r);
+}
