@@ -74,10 +74,20 @@ static int cmp_range(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Deliver the train as a message (captured spans and holes). */
+/* Append a span, merging a hole into a hole before it. */
+static void put_span(struct ns_span *spans, uint32_t *ns, const uint8_t *data, uint32_t len)
+{
+    if (!data && *ns && !spans[*ns - 1].data) { spans[*ns - 1].len += len; return; }
+    spans[(*ns)++] = (struct ns_span){data, len};
+}
+
+/* Deliver the train as a message (captured spans and holes). Each fragment
+ * adds at most a hole before it, its captured bytes and a hole for its
+ * uncaptured rest; holes merge, so IPFRAG_MAX_SPANS always suffices. */
 static void deliver(struct ipfrag_table *t, struct train *tr, bool complete)
 {
-    struct ns_span spans[2 * MAX_FRAGS + 1];
+    struct ns_span spans[IPFRAG_MAX_SPANS];
+    _Static_assert(IPFRAG_MAX_SPANS >= 3 * MAX_FRAGS, "three spans per fragment");
     uint32_t ns = 0, pos = 0;
     qsort(tr->r, tr->nr, sizeof tr->r[0], cmp_range);
     uint32_t total = tr->have_last ? tr->total : 0;
@@ -89,13 +99,13 @@ static void deliver(struct ipfrag_table *t, struct train *tr, bool complete)
         struct frag_range *r = &tr->r[i];
         if (r->off + r->wire <= pos) continue;
         uint32_t skip = r->off > pos ? 0 : pos - r->off;
-        if (r->off > pos) { spans[ns++] = (struct ns_span){NULL, r->off - pos}; pos = r->off; }
+        if (r->off > pos) { put_span(spans, &ns, NULL, r->off - pos); pos = r->off; }
         if (r->cap > skip) {
-            spans[ns++] = (struct ns_span){tr->buf + pos, r->cap - skip};
+            put_span(spans, &ns, tr->buf + pos, r->cap - skip);
             pos += r->cap - skip;
         }
         if (r->off + r->wire > pos) {
-            spans[ns++] = (struct ns_span){NULL, r->off + r->wire - pos};
+            put_span(spans, &ns, NULL, r->off + r->wire - pos);
             pos = r->off + r->wire;
         }
     }
@@ -167,7 +177,7 @@ bool ipfrag_add(struct ipfrag_table *t, const struct net_pkt *p, int64_t ts_ns)
             if (r->off > at && r->off - at < run) run = r->off - at;
         }
         if (run > cap - b) run = cap - b;
-        if (!taken) memcpy(tr->buf + at, p->l4 + b, run);
+        if (!taken && !net_l4_copy(p, b, tr->buf + at, run)) return false;
         b += run;
     }
     tr->r[tr->nr++] = (struct frag_range){p->frag_offset, p->l4_len, cap};

@@ -174,9 +174,10 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     /* Payload: the captured bytes right after the header (for a datagram
      * rebuilt from fragments with holes, its captured prefix). */
     uint32_t wire = seg->len - hlen;
-    uint32_t cap = x.p ? (uint32_t)(x.end - x.p) : 0;
+    uint32_t cap;
+    const uint8_t *payload = xdr_captured_run(&x, &cap);
     if (cap > wire) cap = wire;
-    const uint8_t *payload = cap ? x.p : NULL;
+    if (!cap) payload = NULL;
     struct ns_conn *c = flow_conn_of(a, f);
     if (c) {
         c->frames++;
@@ -208,9 +209,11 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     xdr_skip(&x, 4);
     if (!xdr_ok(&x)) { a->st.frames_undecodable++; return; }
     /* The RPC message: the datagram after the 8-byte header. */
-    struct ns_span spans[2 * 64 + 2];
+    /* A datagram has at most IPFRAG_MAX_SPANS spans (2 for a frame). */
+    struct ns_span spans[IPFRAG_MAX_SPANS];
+    if (dg->nspans > IPFRAG_MAX_SPANS) { a->st.frames_undecodable++; return; }
     uint32_t n = 0, pos = 0;
-    for (uint32_t i = 0; i < dg->nspans && n < sizeof spans / sizeof spans[0]; i++) {
+    for (uint32_t i = 0; i < dg->nspans; i++) {
         const struct ns_span *s = &dg->spans[i];
         uint32_t start = pos, end = pos + s->len;
         pos = end;
