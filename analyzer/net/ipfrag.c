@@ -10,6 +10,7 @@
 
 #define MAX_FRAGS 64
 #define DGRAM_MAX 65536u
+#define TRAINS_MAX 256u
 
 struct frag_range { uint32_t off, wire, cap; };
 
@@ -28,7 +29,7 @@ struct ipfrag_table {
     ipfrag_fn fn;
     void *ctx;
     struct train *t;
-    uint32_t n, cap;
+    uint32_t n, cap; /* cap grows to TRAINS_MAX */
     uint64_t evicted;
 };
 
@@ -41,10 +42,7 @@ struct ipfrag_table *ipfrag_new(struct memcap *mc, ipfrag_fn fn, void *ctx)
     t->mc = mc;
     t->fn = fn;
     t->ctx = ctx;
-    t->cap = 256;
-    t->t = calloc(t->cap, sizeof *t->t);
-    if (!t->t) { free(t); return NULL; }
-    return t;
+    return t; /* the train array grows on the first fragments (most captures have none) */
 }
 
 static void drop_train(struct ipfrag_table *t, uint32_t i)
@@ -129,8 +127,21 @@ static bool covered(struct train *tr)
     return pos >= tr->total;
 }
 
+/* Room for one more train in the array, up to TRAINS_MAX. */
+static void grow(struct ipfrag_table *t)
+{
+    if (t->n < t->cap || t->cap == TRAINS_MAX) return;
+    uint32_t ncap = t->cap ? t->cap * 2 : 8;
+    if (ncap > TRAINS_MAX) ncap = TRAINS_MAX;
+    struct train *nt = realloc(t->t, ncap * sizeof *nt);
+    if (!nt) return;
+    t->t = nt;
+    t->cap = ncap;
+}
+
 static struct train *new_train(struct ipfrag_table *t, const struct net_pkt *p, int64_t ts)
 {
+    grow(t);
     if (t->n == t->cap || !memcap_take(t->mc, MEM_FRAGMENTS, TRAIN_BYTES)) {
         if (t->n == 0) return NULL;
         /* Evict the oldest train. */

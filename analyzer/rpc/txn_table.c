@@ -28,7 +28,7 @@ struct txn_table {
     bool flushing;
 };
 
-#define CHUNK 64u /* entries per allocation: small, so a small --memcap still fits one */
+#define CHUNK 16u /* entries per allocation: small, so a small --memcap still fits one */
 
 static inline struct entry *at(struct txn_table *t, uint32_t i)
 {
