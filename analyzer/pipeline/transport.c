@@ -152,7 +152,8 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
                          : flow_find(a->flows, &k, a->now);
     if (!f) return;
     bool syn_only = (flags & (TH_SYN | TH_ACK)) == TH_SYN;
-    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq))) {
+    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq &&
+                                               !tcp_reasm_syn_stale(&f->tcp[side], seq)))) {
         /* Port reuse: a new connection on the same addresses and ports. */
         release_flow(a, f);
         struct flow_key keep = f->key;
@@ -169,7 +170,12 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     }
     if (created) start_flow(f, flags & TH_SYN);
     if (f->rpc == FLOW_RPC_NO || f->released) return;
-    if (flags & TH_RST) f->closed = true;
+    if (flags & TH_RST) {
+        /* RFC 5961 3.2: an RST elsewhere than the next expected byte does not
+         * reset the connection (nor is its payload part of the stream). */
+        if (!tcp_reasm_rst_acceptable(&f->tcp[side], seq)) { a->tcp_st.rst_ignored++; return; }
+        f->closed = true;
+    }
 
     /* Payload: the captured bytes right after the header (for a datagram
      * rebuilt from fragments with holes, its captured prefix). */
