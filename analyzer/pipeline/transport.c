@@ -228,7 +228,11 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
         spans[n++] = (struct ns_span){s->data ? s->data + skip : NULL, s->len - skip};
     }
     struct ns_msg m = {spans, n, dg->len > 8 ? dg->len - 8 : 0};
-    if (m.len < 12) return;
+    bool rpc_port = well_known(sport) || well_known(dport);
+    if (m.len < 12) { /* too short for any RPC message */
+        if (rpc_port) a->st.udp_not_rpc++;
+        return;
+    }
 
     struct flow_key k;
     int side;
@@ -246,12 +250,12 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     bool is_reply;
     uint32_t xid;
     bool looks = rpc_looks_like(head, hn, m.len, &is_reply, &xid);
-    if (!looks && !(well_known(sport) || well_known(dport))) return;
+    if (!looks && !rpc_port) return;
     bool created;
     struct flow *f = flow_lookup(a->flows, &k, a->now, &created);
     if (!f) return;
     if (created) f->mid_stream = false;
-    if (!f->conn_id && !looks) return;
+    if (!f->conn_id && !looks) { a->st.udp_not_rpc++; return; } /* on an RPC port, not RPC */
     bool truncated = false;
     for (uint32_t i = 0; i < n; i++) if (!spans[i].data) truncated = true;
     struct rpc_at at = {a->frame, a->now};
@@ -313,8 +317,13 @@ static void flush_flow(void *ctx, struct flow *f)
 {
     struct delivery dv = {ctx, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
-    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO)
-        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
+    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO && !f->released) {
+        for (int d = 0; d < 2; d++) {
+            tcp_reasm_flush(&tc, &f->tcp[d], d);
+            /* a call whose record was still arriving when the capture ended */
+            if (rec_pending_msgtype(&f->rec[d]) == 0) dv.a->st.rpc_calls_cut_by_end++;
+        }
+    }
 }
 
 void transport_flush_all(struct ns_analyzer *a) { flow_foreach(a->flows, flush_flow, a); }

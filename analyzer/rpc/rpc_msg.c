@@ -17,10 +17,12 @@ int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
     h->msgtype = xdr_u32(x);
     if (!xdr_ok(x)) return -1;
     if (h->msgtype == RPC_CALL) {
-        h->rpcvers = xdr_u32(x);
-        h->prog = xdr_u32(x);
-        h->vers = xdr_u32(x);
-        h->proc = xdr_u32(x);
+        /* word by word: a header cut by the snaplen still tells what it reached */
+        uint32_t *w[4] = {&h->rpcvers, &h->prog, &h->vers, &h->proc};
+        for (int i = 0; i < 4; i++) {
+            *w[i] = xdr_u32(x);
+            if (xdr_ok(x)) h->call_words++;
+        }
         h->cred_flavor = xdr_u32(x);
         uint32_t clen = xdr_u32(x);
         if (!xdr_ok(x)) return -1;

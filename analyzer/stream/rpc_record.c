@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xdr.h"
+
 #define HOLE UINT32_MAX
 #define SHRINK_ABOVE (256u << 10) /* give back big buffers after a message */
 #define MAX_FRAGMENTS 4096
@@ -247,4 +249,19 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
             r->state = REC_MARK;
         }
     }
+}
+
+int rec_pending_msgtype(const struct rec_dir *r)
+{
+    if (r->state != REC_BODY && !(r->state == REC_MARK && r->msg_len)) return -1;
+    if (!r->nspans || !r->spans) return -1;
+    struct ns_span sp[REC_MAX_SPANS];
+    for (uint16_t i = 0; i < r->nspans; i++)
+        sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
+    struct ns_msg m = {sp, r->nspans, r->msg_len};
+    struct xdr x;
+    xdr_init(&x, &m);
+    xdr_u32(&x); /* xid */
+    uint32_t type = xdr_u32(&x);
+    return xdr_ok(&x) && type <= 1 ? (int)type : -1;
 }

@@ -159,6 +159,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
 bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq)
 {
     if (!d->have_seq || seq == d->next_seq) return true;
+    if (d->fin_seen && seq == d->next_seq + 1) return true; /* after our FIN, which took one number */
     return d->ooo_tail && seq == d->ooo_tail->seq + d->ooo_tail->len;
 }
 

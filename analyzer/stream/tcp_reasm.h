@@ -70,7 +70,7 @@ struct tcp_segment_in {
 void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir,
                        struct tcp_dir *other, const struct tcp_segment_in *s);
 /* Does an RST with this sequence number end the connection? Only at the
- * next expected byte (RFC 5961 3.2), or at the end of what is queued (the
+ * next expected byte (RFC 5961 3.2; after a FIN, the number after it), or at the end of what is queued (the
  * bytes before it were lost from the capture), or when nothing is known. */
 bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq);
 /* A SYN whose sequence number lies in bytes this direction already

@@ -12,6 +12,7 @@ bool ns_txn_is_compound(const struct ns_txn *t)
 
 const char *ns_txn_proc_name(const struct ns_txn *t)
 {
+    if (t->call_header_cut && !(t->prog_known && t->vers_known && t->proc_known)) return "UNKNOWN";
     return ns_rpc_proc_name(t->backchannel ? PROG_CB_ANY : t->prog, t->vers, t->proc);
 }
 

@@ -423,6 +423,7 @@ def tcp_rst_out_of_window(out):
     for call, rep in v3_mix(x)[3:6]:
         rt.exchange(call, rep)
     c.close()
+    exp.meta["counters"] = {"tcp_rst_ignored": 1}
     return exp
 
 
@@ -446,6 +447,51 @@ def tcp_syn_inside_stream(out):
         rt.exchange(call, rep)
     c.close()
     exp.meta["tshark_compare"] = False          # tshark rewinds the stream and loses them
+    exp.meta["counters"] = {"tcp_syn_ignored": 1}
+    return exp
+
+
+@scenario
+def write_cut_by_end(out):
+    """The capture ends in the middle of a 32 KiB WRITE call (7960 of its
+    bytes captured): the earlier calls are complete; the WRITE is counted in
+    "Not analysed" as a call cut off by the end of the capture."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5b00)
+    c = TcpConnection(cap, C4, 40048, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for call, rep in v3_mix(x)[:3]:
+        rt.exchange(call, rep)
+    call, _ = v3_write_call(x, FILE, 0, 32768, seed=3)
+    off, end = c.write(0, record(call))
+    c.emit(0, off, off + 7960)
+    exp.meta["counters"] = {"calls_cut_by_end": 1}
+    return exp
+
+
+@scenario
+def udp_nfs2_not_rpc(out):
+    """NFSv2 over UDP (GETATTR: named, not decoded, counted in "Not
+    analysed") and two datagrams to port 2049 that are not RPC (a short one
+    and one of 64 bytes of text), besides an NFSv3 exchange."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5c00)
+    f = UdpFlow(cap, C4, 51010, S4)
+    ru = RpcUdp(exp, f)
+    for call, rep in v3_mix(x)[1:3]:
+        ru.exchange(call, rep)
+    call = rpc_call(x(), proc_call(PROG_NFS, 2, 1, bytes(range(32))), cred=auth_sys())
+    t = ru.call(call)
+    ru.reply(t, rpc_reply(call, plain_res(bytes(4 + 68))))
+    t.omit.update({"status", "op_status"})
+    g = UdpFlow(cap, C4, 51011, S4)
+    g.send(0, b"hello")
+    g.send(0, b"this is not an ONC RPC message, only text sent to the NFS port")
+    exp.meta["counters"] = {"nfs2_calls": 1, "udp_not_rpc": 2}
+    exp.meta["tshark_compare"] = False           # tshark shows the text datagrams as NFS
     return exp
 
 

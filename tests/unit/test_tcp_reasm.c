@@ -604,6 +604,13 @@ static void test_rst_acceptable(void)
     CHECK(!tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 5000));
     data(&k, 200, 100, 100); /* [100,200) lost: the end of the queue is acceptable too */
     CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 300));
+    /* after a FIN (which takes one number) the RST comes one further */
+    conn_init(&k, 64u << 20, 1000);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    struct tcp_segment_in fin = {.seq = 1000 + 1 + 100, .ack = 7778, .flags = TH_FIN | TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &fin);
+    CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 101));
 }
 
 int main(void)
