@@ -137,7 +137,9 @@ static void emit_buffered(const struct rec_ctx *c, struct rec_dir *r, int dir)
 /* Parse a complete 4-byte mark; false if it cannot start/continue a record. */
 static bool take_mark(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *m)
 {
-    uint32_t v = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+    struct xdr x;
+    xdr_init_mem(&x, m, 4);
+    uint32_t v = xdr_u32(&x);
     r->last = v >> 31;
     r->frag_left = v & 0x7fffffff;
     r->mark_have = 0;
@@ -156,8 +158,9 @@ static bool take_mark(const struct rec_ctx *c, struct rec_dir *r, const uint8_t 
 static uint32_t find_sync(const struct rec_ctx *c, int dir, const uint8_t *p, uint32_t n)
 {
     for (uint32_t i = 0; i + 4 + 12 <= n; i++) {
-        uint32_t v = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
-        uint32_t len = v & 0x7fffffff;
+        struct xdr x;
+        xdr_init_mem(&x, p + i, n - i);
+        uint32_t len = xdr_u32(&x) & 0x7fffffff;
         if (len < MIN_RPC_MSG || len > REC_MAX_FRAGMENT) continue;
         if (c->plausible(c->ctx, dir, p + i + 4, n - i - 4, len)) return i;
     }
@@ -185,7 +188,13 @@ void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t
                 if (!ok) lose_sync(c, r);
                 break;
             }
-            while (r->mark_have < 4 && n > 0) { r->mark[r->mark_have++] = *p++; n--; }
+            uint32_t take = 4u - r->mark_have < n ? 4u - r->mark_have : n;
+            struct xdr x;
+            xdr_init_mem(&x, p, n);
+            xdr_bytes(&x, r->mark + r->mark_have, take); /* a mark split across chunks */
+            r->mark_have = (uint8_t)(r->mark_have + take);
+            p += take;
+            n -= take;
             if (r->mark_have == 4 && !take_mark(c, r, r->mark)) lose_sync(c, r);
             break;
         }
