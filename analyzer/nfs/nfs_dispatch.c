@@ -43,7 +43,7 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
     } else if (t->prog == PROG_MOUNT) {
         t->kind = NS_TXN_MOUNT;
         struct mount3_call mc;
-        rc = mount3_decode_call(x, t->proc, &mc);
+        rc = mount_decode_call(x, t->vers, t->proc, &mc);
     }
     note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
     if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {
@@ -86,7 +86,7 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
     case NS_TXN_MOUNT: {
         struct mount3_reply mr;
         if (t->proc == 1) t->has_status = peek_status(x, &t->status);
-        rc = mount3_decode_reply(x, t->proc, &mr);
+        rc = mount_decode_reply(x, t->vers, t->proc, &mr);
         break;
     }
     default:

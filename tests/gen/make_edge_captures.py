@@ -496,6 +496,30 @@ def udp_nfs2_not_rpc(out):
 
 
 @scenario
+def mount_v1_v2(out):
+    """MOUNT v1 and v2 over UDP (RFC 1094 appendix A): MNT answered with an
+    fhstatus (status, then a fixed 32-byte handle), an MNT error, v2
+    PATHCONF, then MOUNT v3 MNT: each decoded by its own version."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5d00)
+    f = UdpFlow(cap, C4, 51020, S4, sport=20048)
+    ru = RpcUdp(exp, f)
+    for vers in (1, 2):
+        call = rpc_call(x(), proc_call(PROG_MOUNT, vers, 1, string("/export"), ops=["MNT"]), cred=auth_sys())
+        ru.exchange(call, rpc_reply(call, plain_res(u32(0) + bytes(range(32)), "MNT_OK")))
+    call = rpc_call(x(), proc_call(PROG_MOUNT, 1, 1, string("/nope"), ops=["MNT"]), cred=auth_sys())
+    ru.exchange(call, rpc_reply(call, plain_res(u32(13), "MNT3ERR_ACCES")))
+    call = rpc_call(x(), proc_call(PROG_MOUNT, 2, 7, string("/export"), ops=["PATHCONF"]), cred=auth_sys())
+    t = ru.exchange(call, rpc_reply(call, plain_res(b"".join(u32(i) for i in range(10)), None)))
+    t.omit.add("status")
+    call = rpc_call(x(), proc_call(PROG_MOUNT, 3, 1, string("/export"), ops=["MNT"]), cred=auth_sys())
+    ru.exchange(call, rpc_reply(call, plain_res(u32(0) + opaque(bytes(range(32))) + u32(1) + u32(1), "MNT3_OK")))
+    exp.meta["counters"] = {"messages_invalid": 0, "messages_truncated": 0}
+    return exp
+
+
+@scenario
 def tcp_split_recmark(out):
     """The 4-byte record mark split across segments at each offset (1|3,
     2|2, 3|1) in calls and replies, a call sent one byte per segment for its

@@ -940,6 +940,47 @@ static void test_proc_tables(void)
     CHECK_EQ_S(ns_auth_flavor_name(390005), "RPCSEC_GSS_KRB5P");
 }
 
+/* MOUNT v1/v2 (RFC 1094 appendix A): MNT answers an fhstatus, a status then
+ * a fixed 32-byte fhandle (no length, no flavors); decoded as v3 it did not
+ * decode (the 32-byte length word read from the handle). */
+static void test_mount_v1(void)
+{
+    struct xb3 b;
+    xb3_init(&b);
+    xb3_u32(&b, 0);
+    uint8_t fh[32];
+    for (int i = 0; i < 32; i++) fh[i] = (uint8_t)(0xa0 + i);
+    xb3_raw(&b, fh, 32);
+    for (uint32_t vers = 1; vers <= 2; vers++) {
+        struct mount3_reply r;
+        struct xdr x;
+        xdr_init_mem(&x, b.buf, b.len);
+        CHECK_EQ_U(mount_decode_reply(&x, vers, MOUNTPROC3_MNT, &r), 0);
+        CHECK(r.walk_complete);
+        CHECK_EQ_U(r.status, 0);
+        CHECK_EQ_U(r.fh_len, 32);
+        CHECK(memcmp(r.fh, fh, 32) == 0);
+        CHECK_EQ_U(xdr_remaining(&x), 0);
+    }
+    /* an error: the status alone */
+    xb3_init(&b);
+    xb3_u32(&b, 13);
+    struct mount3_reply r;
+    struct xdr x;
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK_EQ_U(mount_decode_reply(&x, 1, MOUNTPROC3_MNT, &r), 0);
+    CHECK_EQ_U(r.status, 13);
+    CHECK_EQ_U(r.fh_len, 0);
+    /* v2 PATHCONF: ten words; v1 has no procedure 7 */
+    xb3_init(&b);
+    for (int i = 0; i < 10; i++) xb3_u32(&b, (uint32_t)i);
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK_EQ_U(mount_decode_reply(&x, 2, 7, &r), 0);
+    CHECK_EQ_U(xdr_remaining(&x), 0);
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK(mount_decode_reply(&x, 1, 7, &r) < 0);
+}
+
 int main(void)
 {
     test_all_procs();
@@ -950,6 +991,7 @@ int main(void)
     test_huge_counts();
     test_fuzz();
     test_mount();
+    test_mount_v1();
     test_names();
     test_nfs3_status_table();
     test_proc_tables();
