@@ -185,7 +185,7 @@ STATUS_TABLES = {
     "nfs4": (NFS4_STATUS, _name_to_num(NFS4_STATUS, NFS4_STATUS_ALIASES)),
     "nfs3": (NFS3_STATUS, _name_to_num(NFS3_STATUS)),
     "nfs2": (NFS2_STATUS, _name_to_num(NFS2_STATUS)),
-    "mount": (MNT3_STATUS, _name_to_num(MNT3_STATUS)),
+    "mount": (MNT3_STATUS, _name_to_num(MNT3_STATUS, {"MNT_OK": 0})),  # MNT_OK: v1/v2
 }
 
 
