@@ -64,6 +64,7 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     fputs(",\"tag\":", o);
     if (v4 && call) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
     write_ops(o, t);
+    fprintf(o, ",\"ops_from_reply\":%u", t->ops_from_reply); /* last N ops: call bytes not captured */
     fputs(",\"rpc_status\":", o);
     if (reply) json_cstr(o, ns_rpc_status_name(t->rpc_status)); else fputs("null", o);
     const char *st = ns_txn_status_name(t);

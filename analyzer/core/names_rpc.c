@@ -6,6 +6,7 @@
 #include "nfsscope/names.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -13,9 +14,11 @@
 
 const char *names_unknown_number(uint32_t v)
 {
-    static _Thread_local char ring[256][24];
-    static _Thread_local uint8_t next;
-    char *b = ring[next++];
+    /* no thread-local storage in the core (it loads into Wireshark): each
+     * caller takes its own slot with an atomic counter */
+    static char ring[256][24];
+    static _Atomic unsigned next;
+    char *b = ring[atomic_fetch_add(&next, 1u) % 256u];
     snprintf(b, sizeof ring[0], "UNKNOWN(%" PRIu32 ")", v);
     return b;
 }

@@ -286,6 +286,22 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
     if (r->sink.on_reply) r->sink.on_reply(r->sink.ctx, t, c, dup, orphan, at);
 }
 
+/* A COMPOUND whose call was cut before its last operations: the reply's
+ * results name them (each result carries its opcode), so ops and op_status
+ * stay the same length; ops_from_reply says how many were not seen. */
+static void ops_from_reply(struct ns_txn *t)
+{
+    if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
+    struct nfs4_call *c = &t->u.v4.call;
+    const struct nfs4_reply *rp = &t->u.v4.reply;
+    if (t->proc != 1 || !t->call_truncated || c->nops >= rp->nres) return;
+    for (uint16_t i = 0; i < c->nops; i++)
+        if (c->op[i] != rp->resop[i]) return; /* not the same list: leave it */
+    t->ops_from_reply = (uint16_t)(rp->nres - c->nops);
+    for (uint16_t i = c->nops; i < rp->nres; i++) c->op[i] = rp->resop[i];
+    c->nops = rp->nres;
+}
+
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
                      const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
@@ -323,6 +339,7 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
         if (decodable) nfs_decode_reply(t, &h->body, r->st);
+        ops_from_reply(t);
     }
     reply_stats(r, t);
     tell_reply(r, t, c, false, orphan, at);

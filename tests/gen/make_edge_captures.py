@@ -520,6 +520,35 @@ def mount_v1_v2(out):
 
 
 @scenario
+def nfs4_call_cut_ops(out):
+    """An NFSv4.0 COMPOUND (PUTROOTFH, GETFH, GETATTR, then 10 more GETFH)
+    whose call segment was cut by the snapshot length after its first two
+    operations: its ops are named from the reply's results (as many as in
+    op_status), ops_from_reply tells how many."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5e00)
+    c = TcpConnection(cap, C4, 40049, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    cred = auth_sys()
+    ops = [op_putrootfh(), op_getfh(), op_getattr()] + [op_getfh() for _ in range(10)]
+    res = [res_simple("PUTROOTFH"), res_getfh(fh4(1)), res_getattr(std_attrs(1, 4096, NF4DIR))] + \
+        [res_getfh(fh4(1)) for _ in range(10)]
+    call = rpc_call(x(), compound(ops, minor=0), cred=cred)
+    t = rt.call(call)
+    off, end = c.stream(0).sent_upto, len(c.stream(0).buf)
+    hdr = len(record(call)) - len(ops) * 4 + 4   # through the first op (opcodes only: no args)
+    c.emit(0, off, end, caplen=14 + 20 + 20 + hdr + 4)
+    rt.reply(t, rpc_reply(call, compound_res(res)))
+    c.flush(1)
+    c.ack(0)
+    c.close()
+    exp.meta["tshark_compare"] = False           # tshark cannot name the ops it did not see
+    return exp
+
+
+@scenario
 def tcp_split_recmark(out):
     """The 4-byte record mark split across segments at each offset (1|3,
     2|2, 3|1) in calls and replies, a call sent one byte per segment for its

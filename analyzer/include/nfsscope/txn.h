@@ -76,6 +76,10 @@ struct ns_txn {
      * are known only when set here (its reply is still matched by XID). */
     bool call_header_cut;
     bool prog_known, vers_known, proc_known;
+    /* NFSv4: operations named from the reply's results because the call's
+     * bytes that held them were not captured (the last ops_from_reply of
+     * u.v4.call.op[]), so ops and op_status have the same length. */
+    uint16_t ops_from_reply;
 };
 
 static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
