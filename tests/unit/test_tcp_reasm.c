@@ -541,6 +541,7 @@ static void test_ack_covers_all_gaps(void)
     ack(&k, 350);
     CHECK_EQ_U(k.r.n, 300);
     CHECK_EQ_U(k.d[0].ooo_count, 1);
+    tcp_reasm_release(&k.c, &k.d[0]);
 }
 
 /* A hole declared by the peer's ACK is dated by the sender's last frame,
@@ -604,6 +605,7 @@ static void test_rst_acceptable(void)
     CHECK(!tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 5000));
     data(&k, 200, 100, 100); /* [100,200) lost: the end of the queue is acceptable too */
     CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 300));
+    tcp_reasm_release(&k.c, &k.d[0]);
     /* after a FIN (which takes one number) the RST comes one further */
     conn_init(&k, 64u << 20, 1000);
     syn(&k);
