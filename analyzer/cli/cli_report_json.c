@@ -162,6 +162,7 @@ static void skipped(FILE *o, const struct ns_stats *st)
     kv_u(o, "reassembly_bytes", st->evicted_ooo_bytes, true);
     kv_u(o, "ip_fragments", st->evicted_fragments, true);
     kv_u(o, "connection_messages", st->evicted_conn_messages, true);
+    kv_u(o, "op_counters", st->evicted_op_stats, true);
     fputs("},\"memory\":{", o);
     kv_u(o, "peak_bytes", st->peak_memory, false);
     fputc('}', o);

@@ -99,7 +99,7 @@ void ns_analyzer_free(ns_analyzer *a)
     ipfrag_free(a->frags);
     rpc_stage_free(a->rpc);
     analysis_free(&a->an);
-    stats_free(&a->st);
+    stats_free(&a->st, &a->mc);
     free(a);
 }
 

@@ -223,7 +223,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
         }
     }
     if (h->prog == 100003 && h->vers == 2) r->st->nfs2_calls++; /* NFSv2 is named, not decoded */
-    nfs_decode_call(t, &h->body, r->st);
+    nfs_decode_call(t, &h->body, r->st, r->mc);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
     tell_call(r, t, c, at);
@@ -268,7 +268,7 @@ static void reply_stats(struct rpc_stage *r, const struct ns_txn *t)
     else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
     uint32_t key = nfs_txn_opkey(t);
-    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, key);
+    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, r->mc, key);
     if (o) {
         o->count++;
         o->replies++;

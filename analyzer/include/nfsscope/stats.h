@@ -120,6 +120,7 @@ struct ns_stats {
     uint64_t rpc_calls_cut_by_end;  /* call records still incomplete when the capture ended */
     uint64_t nfs2_calls;            /* NFSv2 calls seen (not decoded) */
     uint64_t udp_not_rpc;           /* datagrams on an RPC port (2049, 111) that are not RPC */
+    uint64_t evicted_op_stats;      /* operation keys whose counters the memory cap refused */
 };
 
 #pragma GCC visibility pop
