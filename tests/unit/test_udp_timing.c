@@ -378,8 +378,10 @@ static void test_events(void)
     CHECK_EQ_U(heard.n, 4);
     CHECK_EQ_U(findings_generation(f), gen);
     const struct ns_finding *const *v;
+    uint64_t before = mc.used[MEM_SESSIONS];
     size_t n = findings_sorted(f, &v);
     CHECK_EQ_U(n, 2); /* FRAGMENT_LOSS (error), RTO_INFLATED; 1 spurious < 3 */
+    CHECK(mc.used[MEM_SESSIONS] > before); /* the sorted view is inside the memory cap too */
     if (n == 2) {
         CHECK_EQ_S(v[0]->kind, "FRAGMENT_LOSS");
         CHECK_EQ_U(v[0]->count, 1);
