@@ -34,7 +34,7 @@ struct findings *findings_new(struct memcap *mc)
 void findings_free(struct findings *f)
 {
     if (!f) return;
-    memcap_give(f->mc, MEM_SESSIONS, f->cap * sizeof *f->v);
+    memcap_give(f->mc, MEM_SESSIONS, f->cap * sizeof *f->v + f->view_cap * sizeof *f->view);
     free(f->v);
     free(f->view);
     free(f);
@@ -114,8 +114,10 @@ static int cmp_finding(const void *pa, const void *pb)
 static bool view_fit(struct findings *f)
 {
     if (f->view_cap >= f->n) return true;
+    size_t grow = (f->cap - f->view_cap) * sizeof *f->view; /* inside the cap, as the findings */
+    if (!memcap_take(f->mc, MEM_SESSIONS, grow)) return false;
     const struct ns_finding **nv = realloc(f->view, f->cap * sizeof *nv);
-    if (!nv) return false;
+    if (!nv) { memcap_give(f->mc, MEM_SESSIONS, grow); return false; }
     f->view = nv;
     f->view_cap = f->cap;
     return true;

@@ -151,12 +151,18 @@ static void skipped(FILE *o, const struct ns_stats *st)
     kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
     kv_u(o, "ip_fragments", st->ip_fragments, true);
     kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
+    kv_u(o, "calls_cut_by_end", st->rpc_calls_cut_by_end, true);
+    kv_u(o, "nfs2_calls", st->nfs2_calls, true);
+    kv_u(o, "udp_not_rpc", st->udp_not_rpc, true);
+    kv_u(o, "tcp_syn_ignored", st->tcp_syn_ignored, true);
+    kv_u(o, "tcp_rst_ignored", st->tcp_rst_ignored, true);
     fputs("},\"evictions\":{", o);
     kv_u(o, "flows", st->evicted_flows, false);
     kv_u(o, "pending_calls", st->evicted_pending_calls, true);
     kv_u(o, "reassembly_bytes", st->evicted_ooo_bytes, true);
     kv_u(o, "ip_fragments", st->evicted_fragments, true);
     kv_u(o, "connection_messages", st->evicted_conn_messages, true);
+    kv_u(o, "op_counters", st->evicted_op_stats, true);
     fputs("},\"memory\":{", o);
     kv_u(o, "peak_bytes", st->peak_memory, false);
     fputc('}', o);

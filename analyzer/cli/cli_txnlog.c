@@ -47,22 +47,24 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     fputs(",\"server\":", o);
     json_cstr(o, srv);
     fprintf(o, ",\"xid\":%u", t->xid);
-    null_or_u(o, "prog", call, t->prog);
-    null_or_u(o, "vers", call, t->vers);
-    null_or_u(o, "proc", call, t->proc);
+    bool cut = t->call_header_cut; /* header cut by the snaplen: only what was captured */
+    null_or_u(o, "prog", call && (!cut || t->prog_known), t->prog);
+    null_or_u(o, "vers", call && (!cut || t->vers_known), t->vers);
+    null_or_u(o, "proc", call && (!cut || t->proc_known), t->proc);
     bool v4 = ns_txn_is_compound(t);
     const struct nfs4_call *c4 = &t->u.v4.call;
     const struct nfs4_reply *r4 = &t->u.v4.reply;
     null_or_u(o, "minor", v4 && call, c4->minor);
     fprintf(o, ",\"backchannel\":%s", t->backchannel ? "true" : "false");
     fputs(",\"auth\":", o);
-    if (call) json_cstr(o, ns_auth_flavor_name(t->auth_flavor)); else fputs("null", o);
+    if (call && !cut) json_cstr(o, ns_auth_flavor_name(t->auth_flavor)); else fputs("null", o);
     const char *svc = ns_gss_service_name(t->gss_service);
     fputs(",\"gss_service\":", o);
     if (svc) json_cstr(o, svc); else fputs("null", o);
     fputs(",\"tag\":", o);
     if (v4 && call) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
     write_ops(o, t);
+    fprintf(o, ",\"ops_from_reply\":%u", t->ops_from_reply); /* last N ops: call bytes not captured */
     fputs(",\"rpc_status\":", o);
     if (reply) json_cstr(o, ns_rpc_status_name(t->rpc_status)); else fputs("null", o);
     const char *st = ns_txn_status_name(t);

@@ -1,5 +1,6 @@
 /* Names of NFSv4.x operation numbers and nfsstat4 values (RFC 8881, RFC 7862,
  * RFC 8276), spelled as the RFCs and tshark spell them. */
+#include "names_int.h"
 #include "nfsscope/names.h"
 
 #include <stddef.h>
@@ -256,5 +257,5 @@ const char *ns_nfs4_status_name(uint32_t st)
         s = status_low[st];
     else if (st > 10000 && st - 10000 < NELEM(status_high))
         s = status_high[st - 10000];
-    return s ? s : "UNKNOWN";
+    return s ? s : names_unknown_number(st);
 }

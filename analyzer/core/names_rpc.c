@@ -2,11 +2,26 @@
  * status codes (RFC 5531, RFC 1813, RFC 1094, RFC 1833, RFC 7530). Spelling
  * follows the RFCs and tshark's value strings. The NFSv4 names live in
  * names_nfs4.c. */
+#include "names_int.h"
 #include "nfsscope/names.h"
 
+#include <inttypes.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define UNKNOWN "UNKNOWN"
+
+const char *names_unknown_number(uint32_t v)
+{
+    /* no thread-local storage in the core (it loads into Wireshark): each
+     * caller takes its own slot with an atomic counter */
+    static char ring[256][24];
+    static _Atomic unsigned next;
+    char *b = ring[atomic_fetch_add(&next, 1u) % 256u];
+    snprintf(b, sizeof ring[0], "UNKNOWN(%" PRIu32 ")", v);
+    return b;
+}
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 #define PROG_PORTMAP 100000u
@@ -94,7 +109,7 @@ const char *ns_nfs3_status_name(uint32_t st)
     case 10006: return "NFS3ERR_SERVERFAULT";
     case 10007: return "NFS3ERR_BADTYPE";
     case 10008: return "NFS3ERR_JUKEBOX";
-    default: return UNKNOWN;
+    default: return names_unknown_number(st);
     }
 }
 
@@ -173,6 +188,6 @@ const char *ns_mount3_status_name(uint32_t st)
     case 63: return "MNT3ERR_NAMETOOLONG";
     case 10004: return "MNT3ERR_NOTSUPP";
     case 10006: return "MNT3ERR_SERVERFAULT";
-    default: return UNKNOWN;
+    default: return names_unknown_number(st);
     }
 }

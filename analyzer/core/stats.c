@@ -57,16 +57,24 @@ uint64_t ns_latency_percentile_ns(const struct ns_latency *l, double p)
     return l->max_ns;
 }
 
-struct ns_op_stats *stats_op(struct ns_stats *st, uint32_t key)
+struct ns_op_stats *stats_op(struct ns_stats *st, struct memcap *mc, uint32_t key)
 {
     if (key >= NS_OPKEY_MAX) return NULL;
-    if (!st->ops[key]) st->ops[key] = calloc(1, sizeof *st->ops[key]);
+    if (st->ops[key]) return st->ops[key];
+    if (mc && !memcap_take(mc, MEM_FLOWS, sizeof *st->ops[key])) { st->evicted_op_stats++; return NULL; }
+    st->ops[key] = calloc(1, sizeof *st->ops[key]);
+    if (!st->ops[key] && mc) memcap_give(mc, MEM_FLOWS, sizeof *st->ops[key]);
     return st->ops[key];
 }
 
-void stats_free(struct ns_stats *st)
+void stats_free(struct ns_stats *st, struct memcap *mc)
 {
-    for (uint32_t k = 0; k < NS_OPKEY_MAX; k++) free(st->ops[k]);
+    /* most keys are never seen: skip them (a sanitizer's free(NULL) is not free) */
+    for (uint32_t k = 0; k < NS_OPKEY_MAX; k++)
+        if (st->ops[k]) {
+            free(st->ops[k]);
+            if (mc) memcap_give(mc, MEM_FLOWS, sizeof *st->ops[k]);
+        }
 }
 
 void stats_status(struct ns_stats *st, uint8_t vers, uint32_t status)

@@ -88,6 +88,15 @@ void xdr_sub(struct xdr *x, uint32_t n, struct xdr *sub);
  * NULL (reader unchanged) when they are not contiguous and captured. */
 const uint8_t *xdr_peek_contig(struct xdr *x, uint32_t n);
 
+/* The captured bytes from the current position up to the next hole or the
+ * end of the current span: *n of them (NULL and 0 when the next byte was not
+ * captured). The reader does not move. */
+static inline const uint8_t *xdr_captured_run(const struct xdr *x, uint32_t *n)
+{
+    *n = x->p && !x->err ? (uint32_t)(x->end - x->p) : 0;
+    return *n ? x->p : NULL;
+}
+
 /* A bool is 0 or 1 on the wire; anything else is XDR_ERR_BAD. */
 bool xdr_bool(struct xdr *x);
 

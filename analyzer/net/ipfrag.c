@@ -10,6 +10,7 @@
 
 #define MAX_FRAGS 64
 #define DGRAM_MAX 65536u
+#define TRAINS_MAX 256u
 
 struct frag_range { uint32_t off, wire, cap; };
 
@@ -28,7 +29,7 @@ struct ipfrag_table {
     ipfrag_fn fn;
     void *ctx;
     struct train *t;
-    uint32_t n, cap;
+    uint32_t n, cap; /* cap grows to TRAINS_MAX */
     uint64_t evicted;
 };
 
@@ -41,10 +42,7 @@ struct ipfrag_table *ipfrag_new(struct memcap *mc, ipfrag_fn fn, void *ctx)
     t->mc = mc;
     t->fn = fn;
     t->ctx = ctx;
-    t->cap = 256;
-    t->t = calloc(t->cap, sizeof *t->t);
-    if (!t->t) { free(t); return NULL; }
-    return t;
+    return t; /* the train array grows on the first fragments (most captures have none) */
 }
 
 static void drop_train(struct ipfrag_table *t, uint32_t i)
@@ -74,10 +72,20 @@ static int cmp_range(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Deliver the train as a message (captured spans and holes). */
+/* Append a span, merging a hole into a hole before it. */
+static void put_span(struct ns_span *spans, uint32_t *ns, const uint8_t *data, uint32_t len)
+{
+    if (!data && *ns && !spans[*ns - 1].data) { spans[*ns - 1].len += len; return; }
+    spans[(*ns)++] = (struct ns_span){data, len};
+}
+
+/* Deliver the train as a message (captured spans and holes). Each fragment
+ * adds at most a hole before it, its captured bytes and a hole for its
+ * uncaptured rest; holes merge, so IPFRAG_MAX_SPANS always suffices. */
 static void deliver(struct ipfrag_table *t, struct train *tr, bool complete)
 {
-    struct ns_span spans[2 * MAX_FRAGS + 1];
+    struct ns_span spans[IPFRAG_MAX_SPANS];
+    _Static_assert(IPFRAG_MAX_SPANS >= 3 * MAX_FRAGS, "three spans per fragment");
     uint32_t ns = 0, pos = 0;
     qsort(tr->r, tr->nr, sizeof tr->r[0], cmp_range);
     uint32_t total = tr->have_last ? tr->total : 0;
@@ -89,13 +97,13 @@ static void deliver(struct ipfrag_table *t, struct train *tr, bool complete)
         struct frag_range *r = &tr->r[i];
         if (r->off + r->wire <= pos) continue;
         uint32_t skip = r->off > pos ? 0 : pos - r->off;
-        if (r->off > pos) { spans[ns++] = (struct ns_span){NULL, r->off - pos}; pos = r->off; }
+        if (r->off > pos) { put_span(spans, &ns, NULL, r->off - pos); pos = r->off; }
         if (r->cap > skip) {
-            spans[ns++] = (struct ns_span){tr->buf + pos, r->cap - skip};
+            put_span(spans, &ns, tr->buf + pos, r->cap - skip);
             pos += r->cap - skip;
         }
         if (r->off + r->wire > pos) {
-            spans[ns++] = (struct ns_span){NULL, r->off + r->wire - pos};
+            put_span(spans, &ns, NULL, r->off + r->wire - pos);
             pos = r->off + r->wire;
         }
     }
@@ -119,8 +127,21 @@ static bool covered(struct train *tr)
     return pos >= tr->total;
 }
 
+/* Room for one more train in the array, up to TRAINS_MAX. */
+static void grow(struct ipfrag_table *t)
+{
+    if (t->n < t->cap || t->cap == TRAINS_MAX) return;
+    uint32_t ncap = t->cap ? t->cap * 2 : 8;
+    if (ncap > TRAINS_MAX) ncap = TRAINS_MAX;
+    struct train *nt = realloc(t->t, ncap * sizeof *nt);
+    if (!nt) return;
+    t->t = nt;
+    t->cap = ncap;
+}
+
 static struct train *new_train(struct ipfrag_table *t, const struct net_pkt *p, int64_t ts)
 {
+    grow(t);
     if (t->n == t->cap || !memcap_take(t->mc, MEM_FRAGMENTS, TRAIN_BYTES)) {
         if (t->n == 0) return NULL;
         /* Evict the oldest train. */
@@ -167,7 +188,7 @@ bool ipfrag_add(struct ipfrag_table *t, const struct net_pkt *p, int64_t ts_ns)
             if (r->off > at && r->off - at < run) run = r->off - at;
         }
         if (run > cap - b) run = cap - b;
-        if (!taken) memcpy(tr->buf + at, p->l4 + b, run);
+        if (!taken && !net_l4_copy(p, b, tr->buf + at, run)) return false;
         b += run;
     }
     tr->r[tr->nr++] = (struct frag_range){p->frag_offset, p->l4_len, cap};

@@ -9,6 +9,9 @@
 
 struct ipfrag_table;
 
+/* Most spans (captured runs and holes) a reassembled datagram can have. */
+#define IPFRAG_MAX_SPANS (3 * 64 + 1)
+
 struct ipfrag_done {
     const struct net_pkt *last;  /* addresses, proto of the datagram */
     struct ns_msg datagram;      /* transport header + payload, holes for uncaptured bytes */

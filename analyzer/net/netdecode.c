@@ -79,9 +79,12 @@ enum net_result net_decode(int lt, const uint8_t *p, uint32_t caplen, uint32_t l
         ipver = af_to_ipver(xdr_u32(&x));
         break;
     case LT_RAW: case LT_RAW_A: case LT_RAW_B: case LT_IPV4: case LT_IPV6:
-        if (!caplen) return NET_UNDECODABLE; /* the IP header was cut off */
-        ipver = p[0] >> 4;
+    {
+        struct xdr first = x; /* the IP header's version nibble, without moving x */
+        ipver = xdr_u8(&first) >> 4;
+        if (!xdr_ok(&first)) return NET_UNDECODABLE; /* the IP header was cut off */
         break;
+    }
     default:
         return NET_UNDECODABLE;
     }
@@ -182,4 +185,13 @@ static enum net_result decode_ip(struct xdr *x, uint32_t caplen, uint32_t len, s
     if (v == 4) return decode_ipv4(x, len, o);
     if (v == 6) return decode_ipv6(x, len, o);
     return NET_UNDECODABLE;
+}
+
+bool net_l4_copy(const struct net_pkt *p, uint32_t off, uint8_t *out, uint32_t n)
+{
+    struct xdr x;
+    xdr_init_mem(&x, p->l4, p->l4 ? p->l4_caplen : 0);
+    xdr_skip(&x, off);
+    xdr_bytes(&x, out, n);
+    return xdr_ok(&x);
 }

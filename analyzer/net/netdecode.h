@@ -30,5 +30,9 @@ struct net_pkt {
 enum net_result net_decode(int linktype, const uint8_t *p, uint32_t caplen, uint32_t len,
                            struct net_pkt *out);
 bool net_linktype_supported(int linktype);
+/* Copy n captured transport bytes from offset off of p's l4 (the bounded
+ * reader's contract: false, out untouched past what was copied, when they
+ * were not all captured). */
+bool net_l4_copy(const struct net_pkt *p, uint32_t off, uint8_t *out, uint32_t n);
 
 #endif

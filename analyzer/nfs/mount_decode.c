@@ -1,4 +1,5 @@
-/* MOUNT v3 (RFC 1813 appendix I) decoding with the bounded reader. */
+/* MOUNT v3 (RFC 1813 appendix I) and v1/v2 (RFC 1094 appendix A) decoding
+ * with the bounded reader. */
 #include "mount_decode.h"
 
 #include <string.h>
@@ -6,6 +7,9 @@
 #define MNTPATHLEN 1024u
 #define MNTNAMLEN 255u
 #define FHSIZE3 64u
+#define FHSIZE 32u /* MOUNT v1/v2: fhandle, fixed 32 bytes */
+#define MOUNTPROC_EXPORTALL 6
+#define MOUNTPROC_PATHCONF 7 /* v2 */
 
 int mount3_decode_call(struct xdr *x, uint32_t proc, struct mount3_call *out)
 {
@@ -100,6 +104,54 @@ int mount3_decode_reply(struct xdr *x, uint32_t proc, struct mount3_reply *out)
         break;
     case MOUNTPROC3_EXPORT:
         exports(x, out);
+        break;
+    default:
+        return -1;
+    }
+    if (!xdr_ok(x)) return -2;
+    out->walk_complete = true;
+    return 0;
+}
+
+/* MOUNT v1/v2: the same procedures as v3 (EXPORTALL, and PATHCONF in v2,
+ * added), but MNT answers an fhstatus: a status then, when 0, a fixed
+ * 32-byte handle and no flavors. */
+int mount_decode_call(struct xdr *x, uint32_t vers, uint32_t proc, struct mount3_call *out)
+{
+    if (vers >= 3) return mount3_decode_call(x, proc, out);
+    if (proc == MOUNTPROC_EXPORTALL) { memset(out, 0, sizeof *out); out->proc = proc; return 0; }
+    if (proc == MOUNTPROC_PATHCONF && vers == 2) proc = MOUNTPROC3_MNT; /* a dirpath, as MNT */
+    int rc = mount3_decode_call(x, proc, out);
+    return rc;
+}
+
+int mount_decode_reply(struct xdr *x, uint32_t vers, uint32_t proc, struct mount3_reply *out)
+{
+    if (vers >= 3) return mount3_decode_reply(x, proc, out);
+    memset(out, 0, sizeof *out);
+    out->proc = proc;
+    switch (proc) {
+    case MOUNTPROC3_NULL:
+    case MOUNTPROC3_UMNT:
+    case MOUNTPROC3_UMNTALL:
+        break;
+    case MOUNTPROC3_MNT:
+        out->status = xdr_u32(x);
+        if (xdr_ok(x) && out->status == 0) {
+            xdr_bytes(x, out->fh, FHSIZE);
+            if (xdr_ok(x)) out->fh_len = FHSIZE;
+        }
+        break;
+    case MOUNTPROC3_DUMP:
+        mountlist(x, out);
+        break;
+    case MOUNTPROC3_EXPORT:
+    case MOUNTPROC_EXPORTALL:
+        exports(x, out);
+        break;
+    case MOUNTPROC_PATHCONF: /* v2: ppathcnf, ten XDR words */
+        if (vers != 2) return -1;
+        for (int i = 0; i < 10; i++) xdr_u32(x);
         break;
     default:
         return -1;

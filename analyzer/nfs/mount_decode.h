@@ -43,5 +43,9 @@ struct mount3_reply {
 /* x is positioned at the procedure's arguments / results. */
 int mount3_decode_call(struct xdr *x, uint32_t proc, struct mount3_call *out);
 int mount3_decode_reply(struct xdr *x, uint32_t proc, struct mount3_reply *out);
+/* Any MOUNT version: v3 as above; v1/v2 (RFC 1094 appendix A): MNT's reply
+ * is a status and a fixed 32-byte handle, EXPORTALL and (v2) PATHCONF added. */
+int mount_decode_call(struct xdr *x, uint32_t vers, uint32_t proc, struct mount3_call *out);
+int mount_decode_reply(struct xdr *x, uint32_t vers, uint32_t proc, struct mount3_reply *out);
 
 #endif

@@ -21,7 +21,7 @@ static void note_result(int rc, const struct xdr *x, bool *truncated, bool *unde
     }
 }
 
-void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
+void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc)
 {
     int rc = 0;
     if (t->backchannel) {
@@ -42,14 +42,14 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
         st->nfs_versions |= NS_VERS_BIT(2, 0);
     } else if (t->prog == PROG_MOUNT) {
         t->kind = NS_TXN_MOUNT;
-        struct mount3_call mc;
-        rc = mount3_decode_call(x, t->proc, &mc);
+        struct mount3_call mcall;
+        rc = mount_decode_call(x, t->vers, t->proc, &mcall);
     }
     note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
     if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {
         const struct nfs4_call *c = &t->u.v4.call;
         for (uint16_t i = 0; i < c->nops; i++) {
-            struct ns_op_stats *o = stats_op(st, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(c->op[i]) : NS_OPKEY_CB(c->op[i]));
+            struct ns_op_stats *o = stats_op(st, mc, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(c->op[i]) : NS_OPKEY_CB(c->op[i]));
             if (o) o->in_compounds++;
         }
     }
@@ -86,7 +86,7 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
     case NS_TXN_MOUNT: {
         struct mount3_reply mr;
         if (t->proc == 1) t->has_status = peek_status(x, &t->status);
-        rc = mount3_decode_reply(x, t->proc, &mr);
+        rc = mount_decode_reply(x, t->vers, t->proc, &mr);
         break;
     }
     default:

@@ -1,12 +1,14 @@
 /* Choose the protocol decoder for a call or reply and fill the transaction. */
 #ifndef NFSSCOPE_NFS_DISPATCH_H
 #define NFSSCOPE_NFS_DISPATCH_H
+#include "memcap.h"
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
 #include "xdr.h"
 
 /* x is at the procedure arguments. Sets kind, decoded fields, truncation. */
-void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st);
+/* mc: the memory cap the per-operation counters are taken from (NULL: none). */
+void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc);
 /* x is at the results of an accepted, successful reply. */
 void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st);
 /* The operation key the transaction is counted under (see stats.h). */

@@ -99,7 +99,7 @@ void ns_analyzer_free(ns_analyzer *a)
     ipfrag_free(a->frags);
     rpc_stage_free(a->rpc);
     analysis_free(&a->an);
-    stats_free(&a->st);
+    stats_free(&a->st, &a->mc);
     free(a);
 }
 
@@ -193,6 +193,8 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a)
     st->tcp_gap_bytes = a->tcp_st.gap_bytes;
     st->tcp_truncated_bytes = a->tcp_st.truncated_bytes;
     st->tcp_resyncs = a->rec_st.resyncs;
+    st->tcp_syn_ignored = a->tcp_st.syn_ignored;
+    st->tcp_rst_ignored = a->tcp_st.rst_ignored;
     st->records_bad_mark = a->rec_st.bad_marks;
     st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
     st->evicted_pending_calls = rpc_stage_evicted_calls(a->rpc);

@@ -152,7 +152,8 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
                          : flow_find(a->flows, &k, a->now);
     if (!f) return;
     bool syn_only = (flags & (TH_SYN | TH_ACK)) == TH_SYN;
-    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq))) {
+    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq &&
+                                               !tcp_reasm_syn_stale(&f->tcp[side], seq)))) {
         /* Port reuse: a new connection on the same addresses and ports. */
         release_flow(a, f);
         struct flow_key keep = f->key;
@@ -169,14 +170,20 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     }
     if (created) start_flow(f, flags & TH_SYN);
     if (f->rpc == FLOW_RPC_NO || f->released) return;
-    if (flags & TH_RST) f->closed = true;
+    if (flags & TH_RST) {
+        /* RFC 5961 3.2: an RST elsewhere than the next expected byte does not
+         * reset the connection (nor is its payload part of the stream). */
+        if (!tcp_reasm_rst_acceptable(&f->tcp[side], seq)) { a->tcp_st.rst_ignored++; return; }
+        f->closed = true;
+    }
 
     /* Payload: the captured bytes right after the header (for a datagram
      * rebuilt from fragments with holes, its captured prefix). */
     uint32_t wire = seg->len - hlen;
-    uint32_t cap = x.p ? (uint32_t)(x.end - x.p) : 0;
+    uint32_t cap;
+    const uint8_t *payload = xdr_captured_run(&x, &cap);
     if (cap > wire) cap = wire;
-    const uint8_t *payload = cap ? x.p : NULL;
+    if (!cap) payload = NULL;
     struct ns_conn *c = flow_conn_of(a, f);
     if (c) {
         c->frames++;
@@ -208,9 +215,11 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     xdr_skip(&x, 4);
     if (!xdr_ok(&x)) { a->st.frames_undecodable++; return; }
     /* The RPC message: the datagram after the 8-byte header. */
-    struct ns_span spans[2 * 64 + 2];
+    /* A datagram has at most IPFRAG_MAX_SPANS spans (2 for a frame). */
+    struct ns_span spans[IPFRAG_MAX_SPANS];
+    if (dg->nspans > IPFRAG_MAX_SPANS) { a->st.frames_undecodable++; return; }
     uint32_t n = 0, pos = 0;
-    for (uint32_t i = 0; i < dg->nspans && n < sizeof spans / sizeof spans[0]; i++) {
+    for (uint32_t i = 0; i < dg->nspans; i++) {
         const struct ns_span *s = &dg->spans[i];
         uint32_t start = pos, end = pos + s->len;
         pos = end;
@@ -219,7 +228,11 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
         spans[n++] = (struct ns_span){s->data ? s->data + skip : NULL, s->len - skip};
     }
     struct ns_msg m = {spans, n, dg->len > 8 ? dg->len - 8 : 0};
-    if (m.len < 12) return;
+    bool rpc_port = well_known(sport) || well_known(dport);
+    if (m.len < 12) { /* too short for any RPC message */
+        if (rpc_port) a->st.udp_not_rpc++;
+        return;
+    }
 
     struct flow_key k;
     int side;
@@ -237,12 +250,12 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     bool is_reply;
     uint32_t xid;
     bool looks = rpc_looks_like(head, hn, m.len, &is_reply, &xid);
-    if (!looks && !(well_known(sport) || well_known(dport))) return;
+    if (!looks && !rpc_port) return;
     bool created;
     struct flow *f = flow_lookup(a->flows, &k, a->now, &created);
     if (!f) return;
     if (created) f->mid_stream = false;
-    if (!f->conn_id && !looks) return;
+    if (!f->conn_id && !looks) { a->st.udp_not_rpc++; return; } /* on an RPC port, not RPC */
     bool truncated = false;
     for (uint32_t i = 0; i < n; i++) if (!spans[i].data) truncated = true;
     struct rpc_at at = {a->frame, a->now};
@@ -304,8 +317,13 @@ static void flush_flow(void *ctx, struct flow *f)
 {
     struct delivery dv = {ctx, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
-    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO)
-        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
+    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO && !f->released) {
+        for (int d = 0; d < 2; d++) {
+            tcp_reasm_flush(&tc, &f->tcp[d], d);
+            /* a call whose record was still arriving when the capture ended */
+            if (rec_pending_msgtype(&f->rec[d]) == 0) dv.a->st.rpc_calls_cut_by_end++;
+        }
+    }
 }
 
 void transport_flush_all(struct ns_analyzer *a) { flow_foreach(a->flows, flush_flow, a); }

@@ -17,10 +17,12 @@ int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
     h->msgtype = xdr_u32(x);
     if (!xdr_ok(x)) return -1;
     if (h->msgtype == RPC_CALL) {
-        h->rpcvers = xdr_u32(x);
-        h->prog = xdr_u32(x);
-        h->vers = xdr_u32(x);
-        h->proc = xdr_u32(x);
+        /* word by word: a header cut by the snaplen still tells what it reached */
+        uint32_t *w[4] = {&h->rpcvers, &h->prog, &h->vers, &h->proc};
+        for (int i = 0; i < 4; i++) {
+            *w[i] = xdr_u32(x);
+            if (xdr_ok(x)) h->call_words++;
+        }
         h->cred_flavor = xdr_u32(x);
         uint32_t clen = xdr_u32(x);
         if (!xdr_ok(x)) return -1;
@@ -76,31 +78,29 @@ bool rpc_unwrap_gss(struct rpc_hdr *h, uint32_t gss_service)
     return xdr_ok(&inner);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 bool rpc_looks_like(const uint8_t *p, uint32_t n, uint32_t record_len, bool *is_reply, uint32_t *xid)
 {
     if (n < 12) return false;
-    *xid = be32(p);
-    uint32_t type = be32(p + 4);
+    struct xdr x;
+    xdr_init_mem(&x, p, n);
+    *xid = xdr_u32(&x);
+    uint32_t type = xdr_u32(&x);
     if (type == RPC_CALL) {
         *is_reply = false;
         if (record_len < 40 || n < 32) return false;
-        uint32_t rpcvers = be32(p + 8), prog = be32(p + 12), vers = be32(p + 16);
-        uint32_t flavor = be32(p + 24), clen = be32(p + 28);
-        return rpcvers == 2 && prog != 0 && vers < 16 && flavor < 16 && clen <= RPC_AUTH_MAX &&
+        uint32_t rpcvers = xdr_u32(&x), prog = xdr_u32(&x), vers = xdr_u32(&x);
+        xdr_u32(&x); /* proc */
+        uint32_t flavor = xdr_u32(&x), clen = xdr_u32(&x);
+        return xdr_ok(&x) && rpcvers == 2 && prog != 0 && vers < 16 && flavor < 16 && clen <= RPC_AUTH_MAX &&
                clen + 40 <= record_len;
     }
     if (type == RPC_REPLY) {
         *is_reply = true;
-        uint32_t stat = be32(p + 8);
-        if (stat == 1) return n >= 16 && be32(p + 12) <= 1;
+        uint32_t stat = xdr_u32(&x);
+        if (stat == 1) return n >= 16 && xdr_u32(&x) <= 1 && xdr_ok(&x);
         if (stat != 0 || n < 20) return false;
-        uint32_t flavor = be32(p + 12), vlen = be32(p + 16);
-        return flavor < 16 && vlen <= RPC_AUTH_MAX && vlen + 24 <= record_len;
+        uint32_t flavor = xdr_u32(&x), vlen = xdr_u32(&x);
+        return xdr_ok(&x) && flavor < 16 && vlen <= RPC_AUTH_MAX && vlen + 24 <= record_len;
     }
     return false;
 }

@@ -222,9 +222,43 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
             return;
         }
     }
-    nfs_decode_call(t, &h->body, r->st);
+    if (h->prog == 100003 && h->vers == 2) r->st->nfs2_calls++; /* NFSv2 is named, not decoded */
+    nfs_decode_call(t, &h->body, r->st, r->mc);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
+    tell_call(r, t, c, at);
+}
+
+/* A call whose header the snaplen cut: a transaction with what was
+ * captured of prog/vers/proc, nothing decoded (a resend of a known call is
+ * a resend, as for a whole header). */
+static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, const struct rpc_hdr *h,
+                        const struct ns_msg *m, const struct rpc_at *at)
+{
+    bool bc = side == f->server;
+    uint64_t scope = scope_of(f, c->id, bc);
+    struct ns_txn *t = txn_find(r->txns, scope, h->xid);
+    if (t && t->call_frame) return; /* a cut copy of a call already seen */
+    r->st->rpc_calls++;
+    c->calls++;
+    if (bc) { c->backchannel_calls++; r->st->rpc_backchannel_calls++; }
+    t = txn_new_call(r->txns, scope, h->xid);
+    if (!t) return;
+    t->id = ++r->next_txn_id;
+    t->call_frame = t->send_frame[0] = at->frame;
+    t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = at->ts;
+    t->conn_id = c->id;
+    t->backchannel = bc;
+    t->call_bytes = m->len;
+    t->sends = 1;
+    t->call_truncated = t->call_undecoded = t->call_header_cut = true;
+    t->prog_known = h->call_words >= 2;
+    t->vers_known = h->call_words >= 3;
+    t->proc_known = h->call_words >= 4;
+    t->prog = t->prog_known ? h->prog : 0;
+    t->vers = t->vers_known ? h->vers : 0;
+    t->proc = t->proc_known ? h->proc : 0;
+    t->kind = NS_TXN_OTHER; /* nothing decoded: no operation, no status */
     tell_call(r, t, c, at);
 }
 
@@ -234,7 +268,7 @@ static void reply_stats(struct rpc_stage *r, const struct ns_txn *t)
     else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
     uint32_t key = nfs_txn_opkey(t);
-    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, key);
+    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, r->mc, key);
     if (o) {
         o->count++;
         o->replies++;
@@ -250,6 +284,22 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
                        const struct rpc_at *at)
 {
     if (r->sink.on_reply) r->sink.on_reply(r->sink.ctx, t, c, dup, orphan, at);
+}
+
+/* A COMPOUND whose call was cut before its last operations: the reply's
+ * results name them (each result carries its opcode), so ops and op_status
+ * stay the same length; ops_from_reply says how many were not seen. */
+static void ops_from_reply(struct ns_txn *t)
+{
+    if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
+    struct nfs4_call *c = &t->u.v4.call;
+    const struct nfs4_reply *rp = &t->u.v4.reply;
+    if (t->proc != 1 || !t->call_truncated || c->nops >= rp->nres) return;
+    for (uint16_t i = 0; i < c->nops; i++)
+        if (c->op[i] != rp->resop[i]) return; /* not the same list: leave it */
+    t->ops_from_reply = (uint16_t)(rp->nres - c->nops);
+    for (uint16_t i = c->nops; i < rp->nres; i++) c->op[i] = rp->resop[i];
+    c->nops = rp->nres;
 }
 
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
@@ -289,6 +339,7 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
         if (decodable) nfs_decode_reply(t, &h->body, r->st);
+        ops_from_reply(t);
     }
     reply_stats(r, t);
     tell_reply(r, t, c, false, orphan, at);
@@ -303,6 +354,15 @@ void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const stru
     if (rpc_parse_header(m, &h) < 0) {
         if (h.body.err == XDR_ERR_TRUNC) r->st->decode_truncated++;
         else r->st->decode_invalid++;
+        /* A call whose XID and type were captured, cut later by the snaplen
+         * (rpcvers, when captured, is 2): still a call, matched by XID. */
+        if (h.body.err == XDR_ERR_TRUNC && h.msgtype == RPC_CALL && (h.call_words == 0 || h.rpcvers == 2)) {
+            decide_server(f, side, true);
+            struct ns_conn *c = flow_conn(r, f, at->ts);
+            if (!c) return;
+            c->last_ts_ns = at->ts;
+            on_call_cut(r, f, c, side, &h, m, at);
+        }
         return;
     }
     bool is_call = h.msgtype == RPC_CALL;

@@ -28,7 +28,7 @@ struct txn_table {
     bool flushing;
 };
 
-#define CHUNK 64u /* entries per allocation: small, so a small --memcap still fits one */
+#define CHUNK 16u /* entries per allocation: small, so a small --memcap still fits one */
 
 static inline struct entry *at(struct txn_table *t, uint32_t i)
 {
@@ -154,6 +154,8 @@ static struct entry *new_entry(struct txn_table *t)
     memset(e, 0, offsetof(struct entry, txn) + sizeof(struct ns_txn) - sizeof e->txn.u);
     memset(&e->txn, 0, offsetof(struct ns_txn, u));
     memset(&e->txn.u, 0, sizeof e->txn.u);
+    size_t tail = offsetof(struct ns_txn, u) + sizeof e->txn.u; /* fields added after the union */
+    memset((char *)&e->txn + tail, 0, sizeof e->txn - tail);
     e->scope = 0;
     e->hnext = e->fifo_next = 0;
     e->done = e->hashed = false;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xdr.h"
+
 #define HOLE UINT32_MAX
 #define SHRINK_ABOVE (256u << 10) /* give back big buffers after a message */
 #define MAX_FRAGMENTS 4096
@@ -135,7 +137,9 @@ static void emit_buffered(const struct rec_ctx *c, struct rec_dir *r, int dir)
 /* Parse a complete 4-byte mark; false if it cannot start/continue a record. */
 static bool take_mark(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *m)
 {
-    uint32_t v = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+    struct xdr x;
+    xdr_init_mem(&x, m, 4);
+    uint32_t v = xdr_u32(&x);
     r->last = v >> 31;
     r->frag_left = v & 0x7fffffff;
     r->mark_have = 0;
@@ -154,8 +158,9 @@ static bool take_mark(const struct rec_ctx *c, struct rec_dir *r, const uint8_t 
 static uint32_t find_sync(const struct rec_ctx *c, int dir, const uint8_t *p, uint32_t n)
 {
     for (uint32_t i = 0; i + 4 + 12 <= n; i++) {
-        uint32_t v = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 | (uint32_t)p[i + 2] << 8 | p[i + 3];
-        uint32_t len = v & 0x7fffffff;
+        struct xdr x;
+        xdr_init_mem(&x, p + i, n - i);
+        uint32_t len = xdr_u32(&x) & 0x7fffffff;
         if (len < MIN_RPC_MSG || len > REC_MAX_FRAGMENT) continue;
         if (c->plausible(c->ctx, dir, p + i + 4, n - i - 4, len)) return i;
     }
@@ -183,7 +188,13 @@ void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t
                 if (!ok) lose_sync(c, r);
                 break;
             }
-            while (r->mark_have < 4 && n > 0) { r->mark[r->mark_have++] = *p++; n--; }
+            uint32_t take = 4u - r->mark_have < n ? 4u - r->mark_have : n;
+            struct xdr x;
+            xdr_init_mem(&x, p, n);
+            xdr_bytes(&x, r->mark + r->mark_have, take); /* a mark split across chunks */
+            r->mark_have = (uint8_t)(r->mark_have + take);
+            p += take;
+            n -= take;
             if (r->mark_have == 4 && !take_mark(c, r, r->mark)) lose_sync(c, r);
             break;
         }
@@ -247,4 +258,19 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
             r->state = REC_MARK;
         }
     }
+}
+
+int rec_pending_msgtype(const struct rec_dir *r)
+{
+    if (r->state != REC_BODY && !(r->state == REC_MARK && r->msg_len)) return -1;
+    if (!r->nspans || !r->spans) return -1;
+    struct ns_span sp[REC_MAX_SPANS];
+    for (uint16_t i = 0; i < r->nspans; i++)
+        sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
+    struct ns_msg m = {sp, r->nspans, r->msg_len};
+    struct xdr x;
+    xdr_init(&x, &m);
+    xdr_u32(&x); /* xid */
+    uint32_t type = xdr_u32(&x);
+    return xdr_ok(&x) && type <= 1 ? (int)type : -1;
 }

@@ -58,6 +58,9 @@ void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t
 void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n);
 /* Free the buffers if no message is in progress (an idle connection). */
 void rec_trim(const struct rec_ctx *c, struct rec_dir *r);
+/* The message type (0 call, 1 reply) of a message still arriving, from its
+ * captured first bytes; -1 when none is in progress or they were not captured. */
+int rec_pending_msgtype(const struct rec_dir *r);
 /* Free buffers (the partial message is dropped). */
 void rec_release(const struct rec_ctx *c, struct rec_dir *r);
 

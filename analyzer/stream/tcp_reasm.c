@@ -17,15 +17,27 @@ struct tcp_seg {
 
 static inline int32_t seq_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 
-/* Deliver captured bytes then the uncaptured rest as a truncation hole. */
-static void deliver(const struct tcp_ctx *c, int dir, const uint8_t *p, uint32_t caplen, uint32_t len,
-                    uint64_t frame, int64_t ts)
+/* Deliver captured bytes then the uncaptured rest as a truncation hole.
+ * frame/ts: the sender's frame that carried them. */
+static void deliver(const struct tcp_ctx *c, struct tcp_dir *d, int dir, const uint8_t *p, uint32_t caplen,
+                    uint32_t len, uint64_t frame, int64_t ts)
 {
+    d->last_frame = frame;
+    d->last_ts = ts;
     if (caplen) c->fn(c->ctx, dir, p, caplen, TCP_DATA, frame, ts);
     if (len > caplen) {
         c->st->truncated_bytes += len - caplen;
         c->fn(c->ctx, dir, NULL, len - caplen, TCP_HOLE_TRUNCATED, frame, ts);
     }
+}
+
+/* Unlink the head of the queue. */
+static struct tcp_seg *pop_head(struct tcp_dir *d)
+{
+    struct tcp_seg *s = d->ooo;
+    d->ooo = s->next;
+    if (!d->ooo) d->ooo_tail = NULL;
+    return s;
 }
 
 static void free_seg(const struct tcp_ctx *c, struct tcp_dir *d, struct tcp_seg *s)
@@ -39,19 +51,20 @@ static void free_seg(const struct tcp_ctx *c, struct tcp_dir *d, struct tcp_seg 
 /* Hand over queued segments that are now in order. */
 /* own_frame: the bytes before them were declared lost, so queued bytes were
  * readable as soon as they arrived and keep their own frame; otherwise the
- * segment being processed just filled the gap and makes them readable. */
-static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_frame)
+ * segment being processed (frame, ts) just filled the gap and makes them
+ * readable. */
+static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_frame, uint64_t frame, int64_t ts)
 {
     while (d->ooo) {
         struct tcp_seg *s = d->ooo;
         int32_t rel = seq_diff(s->seq, d->next_seq);
         if (rel > 0) break;
-        d->ooo = s->next;
+        pop_head(d);
         uint32_t skip = d->next_seq - s->seq; /* not -rel: rel may be INT32_MIN */
         if (skip < s->len) {
             uint32_t cap = s->caplen > skip ? s->caplen - skip : 0;
             const uint8_t *p = cap ? s->data + skip : NULL;
-            deliver(c, dir, p, cap, s->len - skip, own_frame ? s->frame : 0, own_frame ? s->ts_ns : 0);
+            deliver(c, d, dir, p, cap, s->len - skip, own_frame ? s->frame : frame, own_frame ? s->ts_ns : ts);
             d->next_seq = s->seq + s->len;
         }
         free_seg(c, d, s);
@@ -60,17 +73,22 @@ static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_
 
 /* Declare the bytes up to seq lost: a gap hole, then whatever follows. The
  * queue is drained even without a gap: its head may lie behind next_seq (a
- * new SYN moved it), and callers loop until the queue is empty. */
+ * new SYN moved it), and callers loop until the queue is empty. The hole is
+ * dated by the last frame this side sent before it (never by a frame of the
+ * peer whose ACK revealed the loss), or by the first queued one after it. */
 static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq)
 {
     int32_t gap = seq_diff(seq, d->next_seq);
     if (gap > 0) {
         c->st->gaps++;
         c->st->gap_bytes += (uint32_t)gap;
-        c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, 0, 0);
+        uint64_t frame = d->last_frame;
+        int64_t ts = d->last_ts;
+        if (!frame && d->ooo) { frame = d->ooo->frame; ts = d->ooo->ts_ns; }
+        c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, frame, ts);
         d->next_seq = seq;
     }
-    drain(c, d, dir, true);
+    drain(c, d, dir, true, 0, 0);
 }
 
 static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, const uint8_t *p, uint32_t caplen,
@@ -79,7 +97,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
     c->st->out_of_order++;
     /* Over the per-direction or global budget: the oldest gap is not going to
      * be filled in time; call it lost and make room. */
-    while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX ||
+    while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX || d->ooo_count >= TCP_OOO_SEGS_MAX ||
                       c->mc->used[MEM_REASSEMBLY] + caplen + sizeof(struct tcp_seg) > c->mc->cap[MEM_REASSEMBLY])) {
         int32_t lost = seq_diff(d->ooo->seq, d->next_seq);
         if (lost > 0) c->st->evicted_ooo_bytes += (uint32_t)lost;
@@ -91,9 +109,9 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         uint32_t skip = d->next_seq - seq;
         if (skip < len) {
             uint32_t cap = caplen > skip ? caplen - skip : 0;
-            deliver(c, dir, cap ? p + skip : NULL, cap, len - skip, 0, 0);
+            deliver(c, d, dir, cap ? p + skip : NULL, cap, len - skip, frame, ts);
             d->next_seq = seq + len;
-            drain(c, d, dir, false);
+            drain(c, d, dir, false, frame, ts);
         }
         return;
     }
@@ -112,7 +130,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
          * direction for good, so the missing bytes are lost now. */
         c->st->evicted_ooo_bytes += (uint32_t)rel;
         skip_to(c, d, dir, seq);
-        deliver(c, dir, p, caplen, len, 0, 0);
+        deliver(c, d, dir, p, caplen, len, frame, ts);
         d->next_seq = seq + len;
         return;
     }
@@ -122,12 +140,33 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
     s->len = len;
     s->caplen = caplen;
     if (caplen) memcpy(s->data, p, caplen);
-    struct tcp_seg **pp = &d->ooo;
-    while (*pp && seq_diff((*pp)->seq, seq) <= 0) pp = &(*pp)->next;
-    s->next = *pp;
-    *pp = s;
+    /* Sorted by seq. Segments after a gap mostly come in order: append at
+     * the tail in O(1); others walk the (bounded) list. */
+    s->next = NULL;
+    if (!d->ooo_tail || seq_diff(d->ooo_tail->seq, seq) <= 0) {
+        if (d->ooo_tail) d->ooo_tail->next = s; else d->ooo = s;
+        d->ooo_tail = s;
+    } else {
+        struct tcp_seg **pp = &d->ooo;
+        while (*pp && seq_diff((*pp)->seq, seq) <= 0) pp = &(*pp)->next;
+        s->next = *pp;
+        *pp = s;
+    }
     d->ooo_bytes += caplen;
     d->ooo_count++;
+}
+
+bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq)
+{
+    if (!d->have_seq || seq == d->next_seq) return true;
+    if (d->fin_seen && seq == d->next_seq + 1) return true; /* after our FIN, which took one number */
+    return d->ooo_tail && seq == d->ooo_tail->seq + d->ooo_tail->len;
+}
+
+bool tcp_reasm_syn_stale(const struct tcp_dir *d, uint32_t seq)
+{
+    if (!d->have_seq || d->next_seq == d->first_seq) return false; /* nothing delivered yet */
+    return seq_diff(seq, d->first_seq - 1) >= 0 && seq_diff(seq, d->next_seq) <= 0;
 }
 
 void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, struct tcp_dir *other,
@@ -135,21 +174,26 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
 {
     c->st->segments++;
     uint32_t seq = s->seq;
-    if (s->flags & TH_SYN) {
+    bool syn = s->flags & TH_SYN;
+    if (syn && tcp_reasm_syn_stale(d, seq)) {
+        c->st->syn_ignored++; /* not a new connection: the segment is taken as plain data */
+        syn = false;
+    }
+    if (syn) {
         d->isn = seq;
-        d->next_seq = seq + 1;
+        d->next_seq = d->first_seq = seq + 1;
         d->have_seq = d->syn_seen = true;
         seq++;
     } else if (!d->have_seq) {
-        d->next_seq = seq; /* picked up mid-stream */
+        d->next_seq = d->first_seq = seq; /* picked up mid-stream */
         d->have_seq = true;
     }
     /* The peer acknowledged bytes of the other direction we never saw: the
-     * capture missed them and no retransmission will come. */
-    if ((s->flags & TH_ACK) && other->have_seq && other->ooo && seq_diff(s->ack, other->next_seq) > 0 &&
-        seq_diff(s->ack, other->ooo->seq) >= 0) {
-        skip_to(c, other, dir ^ 1, other->ooo->seq);
-    }
+     * capture missed them and no retransmission will come. The ACK covers
+     * every byte below it, so every missing range it covers goes at once. */
+    if ((s->flags & TH_ACK) && other->have_seq)
+        while (other->ooo && seq_diff(s->ack, other->next_seq) > 0 && seq_diff(s->ack, other->ooo->seq) >= 0)
+            skip_to(c, other, dir ^ 1, other->ooo->seq);
     uint32_t len = s->len, caplen = s->caplen < s->len ? s->caplen : s->len;
     if (len) {
         int32_t rel = seq_diff(seq, d->next_seq);
@@ -160,14 +204,14 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
             } else {
                 c->st->retransmitted++;
                 uint32_t cap = caplen > skip ? caplen - skip : 0;
-                deliver(c, dir, cap ? s->payload + skip : NULL, cap, len - skip, 0, 0);
+                deliver(c, d, dir, cap ? s->payload + skip : NULL, cap, len - skip, s->frame, s->ts_ns);
                 d->next_seq = seq + len;
-                drain(c, d, dir, false);
+                drain(c, d, dir, false, s->frame, s->ts_ns);
             }
         } else if (rel == 0) {
-            deliver(c, dir, s->payload, caplen, len, 0, 0);
+            deliver(c, d, dir, s->payload, caplen, len, s->frame, s->ts_ns);
             d->next_seq = seq + len;
-            if (d->ooo) drain(c, d, dir, false);
+            if (d->ooo) drain(c, d, dir, false, s->frame, s->ts_ns);
         } else {
             queue(c, d, dir, seq, s->payload, caplen, len, s->frame, s->ts_ns);
         }
@@ -182,9 +226,5 @@ void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
 
 void tcp_reasm_release(const struct tcp_ctx *c, struct tcp_dir *d)
 {
-    while (d->ooo) {
-        struct tcp_seg *s = d->ooo;
-        d->ooo = s->next;
-        free_seg(c, d, s);
-    }
+    while (d->ooo) free_seg(c, d, pop_head(d));
 }

@@ -22,16 +22,26 @@ struct tcp_seg;
 
 struct tcp_dir {
     uint32_t next_seq;       /* next byte expected in order */
+    uint32_t first_seq;      /* first data byte of the stream (ISN+1, or where it was picked up) */
     uint32_t isn;
     bool have_seq, syn_seen, fin_seen;
     struct tcp_seg *ooo;     /* sorted by seq */
-    uint32_t ooo_bytes;
-    uint16_t ooo_count;
+    struct tcp_seg *ooo_tail; /* last of ooo: in-order arrivals after a gap append in O(1) */
+    uint32_t ooo_bytes;      /* captured bytes queued */
+    uint32_t ooo_count;      /* segments queued (at most TCP_OOO_SEGS_MAX) */
+    uint64_t last_frame;     /* frame (and time) of the last bytes handed over in order: */
+    int64_t last_ts;         /* a hole declared later is dated by what this side sent */
 };
+
+/* Segments one direction may hold out of order: bounds the queue when
+ * segments carry no captured bytes (snaplen), which the byte bound misses. */
+#define TCP_OOO_SEGS_MAX 8192u
 
 struct tcp_reasm_stats {
     uint64_t segments, out_of_order, retransmitted, gaps, gap_bytes, truncated_bytes;
     uint64_t evicted_ooo_bytes; /* bytes given up early because a cap left no room to wait */
+    uint64_t syn_ignored;       /* SYNs inside an established stream's delivered bytes */
+    uint64_t rst_ignored;       /* RSTs not at the next expected sequence (RFC 5961 3.2) */
 };
 
 struct tcp_ctx {
@@ -59,6 +69,13 @@ struct tcp_segment_in {
  * direction's state (its ACK tells which of our bytes the peer received). */
 void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir,
                        struct tcp_dir *other, const struct tcp_segment_in *s);
+/* Does an RST with this sequence number end the connection? Only at the
+ * next expected byte (RFC 5961 3.2; after a FIN, the number after it), or at the end of what is queued (the
+ * bytes before it were lost from the capture), or when nothing is known. */
+bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq);
+/* A SYN whose sequence number lies in bytes this direction already
+ * delivered belongs to no new connection (a corrupt or replayed segment). */
+bool tcp_reasm_syn_stale(const struct tcp_dir *d, uint32_t seq);
 /* Deliver everything queued, with holes for what is missing (flow end). */
 void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir);
 /* Free queued segments without delivering. */

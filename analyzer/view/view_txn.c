@@ -12,6 +12,7 @@ bool ns_txn_is_compound(const struct ns_txn *t)
 
 const char *ns_txn_proc_name(const struct ns_txn *t)
 {
+    if (t->call_header_cut && !(t->prog_known && t->vers_known && t->proc_known)) return "UNKNOWN";
     return ns_rpc_proc_name(t->backchannel ? PROG_CB_ANY : t->prog, t->vers, t->proc);
 }
 
@@ -28,7 +29,8 @@ const char *ns_txn_status_name(const struct ns_txn *t)
     switch (t->kind) {
     case NS_TXN_NFS3: return ns_nfs3_status_name(t->status);
     case NS_TXN_NFS4: case NS_TXN_NFS4_CB: return ns_nfs4_status_name(t->status);
-    case NS_TXN_MOUNT: return ns_mount3_status_name(t->status);
+    case NS_TXN_MOUNT: /* v1/v2 status: an errno, as v3's, but not named MNT3 when OK */
+        return t->vers < 3 && t->status == 0 ? "MNT_OK" : ns_mount3_status_name(t->status);
     default: return NULL;
     }
 }

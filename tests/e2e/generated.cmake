@@ -60,3 +60,12 @@ foreach(_f ${_gen_files})
   set_tests_properties(e2e.gen.${_name} PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120
                        LABELS "e2e;gen")
 endforeach()
+
+# e2e.gen.counters: the "Not analysed" counters the generator declares in
+# NAME.meta.json ("counters": calls cut by the end, NFSv2 calls, non-RPC
+# datagrams, ignored SYNs and RSTs) are nfsscope's JSON report values.
+add_test(NAME e2e.gen.counters
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_counters.py
+                 $<TARGET_FILE:nfsscope> ${_gen_paths})
+set_tests_properties(e2e.gen.counters PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen")

@@ -37,7 +37,7 @@ static void run(uint8_t which, uint32_t proc, struct xdr *x)
         t.proc = (proc >> 2) % 24;
         t.backchannel = (proc & 3) == 3;
         if (t.backchannel) t.proc = 1;
-        if (which % 12 == 8) nfs_decode_call(&t, x, &st);
+        if (which % 12 == 8) nfs_decode_call(&t, x, &st, NULL);
         else { t.kind = 0; nfs_decode_reply(&t, x, &st); }
         (void)nfs_txn_opkey(&t);
         break;

@@ -155,6 +155,65 @@ def xdr_seeds(msgs, calls, put):
         put("xdr", bytes([which, proc & 255, len(body) // 2 & 255, 2]) + body)
 
 
+FRAME_SEED_MAX = 60000
+
+
+def frame_seed(sel, frames):
+    """fuzz_frame input: link type index, then (u16 caplen, u16 wire extra,
+    u8 time step, bytes) per frame, cut to FRAME_SEED_MAX bytes in all."""
+    out = bytes([sel])
+    for data, orig in frames:
+        if len(out) + 5 + len(data) > FRAME_SEED_MAX:
+            data = data[:max(0, FRAME_SEED_MAX - len(out) - 5)]
+        extra = min(max(orig - len(data), 0), 0xFFFF)
+        out += struct.pack(">HHB", len(data), extra, 0) + data
+        if len(out) >= FRAME_SEED_MAX:
+            break
+    return out
+
+
+def tcp_payload(lt, f):
+    t = transport(lt, f)
+    return bool(t and t[0] == 6 and t[5])
+
+
+def ipv4_frag(ident, off, payload, mf, src=b"\x0a\x00\x00\x01", dst=b"\x0a\x00\x00\x02"):
+    frag = (off // 8) | (0x2000 if mf else 0)
+    return struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), ident, frag, 64, 17, 0, src, dst) + payload
+
+
+def ipv6_frag(ident, off, payload, mf):
+    src, dst = b"\xfd" + b"\x00" * 14 + b"\x01", b"\xfd" + b"\x00" * 14 + b"\x02"
+    fh = struct.pack(">BBHI", 17, 0, off | (1 if mf else 0), ident)
+    return struct.pack(">IHBB16s16s", 0x60000000, len(fh) + len(payload), 44, 64, src, dst) + fh + payload
+
+
+def fragment_train_seeds(rpc):
+    """Raw IP (link type 101, index 1) fragment trains of a UDP datagram to
+    port 2049: in order, reversed, 64 fragments with half of each captured
+    and every other one missing, overlapping, IPv6."""
+    rpc = rpc + bytes(2100 - len(rpc)) if len(rpc) < 2100 else rpc  # room for 128 fragments of 16
+    dgram = struct.pack(">HHHH", 800, 2049, 8 + len(rpc), 0) + rpc
+    seeds = []
+    def train(size, make=ipv4_frag):
+        out = []
+        for off in range(0, len(dgram), size):
+            part = dgram[off:off + size]
+            out.append((make(0x4242, off, part, off + size < len(dgram)), off))
+        return out
+    t = train(16)
+    seeds.append(frame_seed(1, [(f, len(f)) for f, _ in t]))
+    seeds.append(frame_seed(1, [(f, len(f)) for f, _ in reversed(t)]))
+    cut = [(f[:20 + 8], len(f)) for i, (f, _) in enumerate(t[:128]) if i % 2 == 0]
+    seeds.append(frame_seed(1, cut[:64] + [(t[-1][0], len(t[-1][0]))]))
+    over = train(24)
+    seeds.append(frame_seed(1, [(f, len(f)) for f, _ in over] + [(f, len(f)) for f, _ in t[::3]]))
+    v6 = train(64, ipv6_frag)
+    seeds.append(frame_seed(1, [(f, len(f)) for f, _ in v6]))
+    seeds.append(frame_seed(1, [(f[:40 + 8 + 8], len(f)) for f, _ in v6[::2]]))
+    return seeds
+
+
 def main():
     samples, outdir = sys.argv[1], sys.argv[2]
     counts = {}
@@ -168,13 +227,24 @@ def main():
             f.write(data)
 
     names = sorted(n for n in os.listdir(samples) if n.endswith((".pcap", ".pcapng")))
+    first_udp = None
     for name in names:
         lt, pkts, raw = read_capture(os.path.join(samples, name))
         sel = FRAME_LINKTYPES.index(lt) if lt in FRAME_LINKTYPES else 0
-        # frames: the first 24 and every 40th
+        # frames: single frames (the first 24 and every 40th), then sequences:
+        # runs of frames as captured, with TCP segments missing (holes), and
+        # cut to 200 bytes (snaplen)
         for i, (_, cap, orig, data) in enumerate(pkts):
             if i < 24 or i % 40 == 0:
-                put("frame", bytes([sel, 0]) + data)
+                put("frame", frame_seed(sel, [(data, orig)]))
+        frames = [(data, orig) for _, cap, orig, data in pkts]
+        for start in range(0, len(frames), 100):
+            put("frame", frame_seed(sel, frames[start:start + 40]))
+        holes = [f for i, f in enumerate(frames[:90]) if not (i % 3 == 2 and tcp_payload(lt, f[0]))]
+        put("frame", frame_seed(sel, holes))
+        put("frame", frame_seed(sel, [(d[:200], o) for d, o in frames[:60]]))
+        if first_udp is None:
+            first_udp = next((t[5] for t in (transport(lt, d) for d, _ in frames) if t and t[0] == 17 and len(t[5]) > 40), None)
         # whole small captures: the first 12 frames
         if raw[:4] == b"\x0a\x0d\x0d\x0a":
             off, nblk = 0, 0
@@ -216,6 +286,8 @@ def main():
                 ops += struct.pack(">BHHB", 0x20 | d, off, min(ln, limit - off), 255)
             put("stream", bytes([1, len(ops) // 6, len(cs) >> 8, len(cs) & 255]) + ops + cs + ss)
             put("stream", bytes([2, 0, len(cs) >> 8, len(cs) & 255]) + cs + ss)
+    for seed in fragment_train_seeds(first_udp or bytes(range(256)) * 4):
+        put("frame", seed)
     for k in sorted(counts):
         print("%s: %d seeds" % (k, counts[k]))
 

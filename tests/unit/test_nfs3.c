@@ -807,7 +807,7 @@ static void test_names(void)
     CHECK_EQ_S(ns_nfs3_status_name(0), "NFS3_OK");
     CHECK_EQ_S(ns_nfs3_status_name(13), "NFS3ERR_ACCES");
     CHECK_EQ_S(ns_nfs3_status_name(10008), "NFS3ERR_JUKEBOX");
-    CHECK_EQ_S(ns_nfs3_status_name(3), "UNKNOWN");
+    CHECK_EQ_S(ns_nfs3_status_name(3), "UNKNOWN(3)");
     CHECK_EQ_S(ns_nfs3_proc_name(0), "NULL");
     CHECK_EQ_S(ns_nfs3_proc_name(17), "READDIRPLUS");
     CHECK_EQ_S(ns_nfs3_proc_name(21), "COMMIT");
@@ -846,7 +846,7 @@ static void test_names(void)
     CHECK_EQ_S(ns_auth_flavor_name(99), "UNKNOWN");
     CHECK_EQ_S(ns_mount3_status_name(0), "MNT3_OK");
     CHECK_EQ_S(ns_mount3_status_name(10006), "MNT3ERR_SERVERFAULT");
-    CHECK_EQ_S(ns_mount3_status_name(4), "UNKNOWN");
+    CHECK_EQ_S(ns_mount3_status_name(4), "UNKNOWN(4)");
 }
 
 /* Every nfsstat3 as tshark 4.0 spells it (`tshark -G values`, nfs.status3). */
@@ -886,7 +886,7 @@ static void test_nfs3_status_table(void)
     unsigned known = 0;
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         CHECK_EQ_S(ns_nfs3_status_name(tab[i].v), tab[i].name);
-    for (uint32_t v = 0; v < 10100; v++) known += strcmp(ns_nfs3_status_name(v), "UNKNOWN") != 0;
+    for (uint32_t v = 0; v < 10100; v++) known += strncmp(ns_nfs3_status_name(v), "UNKNOWN(", 8) != 0;
     CHECK_EQ_U(known, sizeof tab / sizeof tab[0]);
     static const struct { uint32_t v; const char *name; } mnt[] = {
         {0, "MNT3_OK"}, {1, "MNT3ERR_PERM"}, {2, "MNT3ERR_NOENT"}, {5, "MNT3ERR_IO"},
@@ -940,6 +940,47 @@ static void test_proc_tables(void)
     CHECK_EQ_S(ns_auth_flavor_name(390005), "RPCSEC_GSS_KRB5P");
 }
 
+/* MOUNT v1/v2 (RFC 1094 appendix A): MNT answers an fhstatus, a status then
+ * a fixed 32-byte fhandle (no length, no flavors); decoded as v3 it did not
+ * decode (the 32-byte length word read from the handle). */
+static void test_mount_v1(void)
+{
+    struct xb3 b;
+    xb3_init(&b);
+    xb3_u32(&b, 0);
+    uint8_t fh[32];
+    for (int i = 0; i < 32; i++) fh[i] = (uint8_t)(0xa0 + i);
+    xb3_raw(&b, fh, 32);
+    for (uint32_t vers = 1; vers <= 2; vers++) {
+        struct mount3_reply r;
+        struct xdr x;
+        xdr_init_mem(&x, b.buf, b.len);
+        CHECK_EQ_U(mount_decode_reply(&x, vers, MOUNTPROC3_MNT, &r), 0);
+        CHECK(r.walk_complete);
+        CHECK_EQ_U(r.status, 0);
+        CHECK_EQ_U(r.fh_len, 32);
+        CHECK(memcmp(r.fh, fh, 32) == 0);
+        CHECK_EQ_U(xdr_remaining(&x), 0);
+    }
+    /* an error: the status alone */
+    xb3_init(&b);
+    xb3_u32(&b, 13);
+    struct mount3_reply r;
+    struct xdr x;
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK_EQ_U(mount_decode_reply(&x, 1, MOUNTPROC3_MNT, &r), 0);
+    CHECK_EQ_U(r.status, 13);
+    CHECK_EQ_U(r.fh_len, 0);
+    /* v2 PATHCONF: ten words; v1 has no procedure 7 */
+    xb3_init(&b);
+    for (int i = 0; i < 10; i++) xb3_u32(&b, (uint32_t)i);
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK_EQ_U(mount_decode_reply(&x, 2, 7, &r), 0);
+    CHECK_EQ_U(xdr_remaining(&x), 0);
+    xdr_init_mem(&x, b.buf, b.len);
+    CHECK(mount_decode_reply(&x, 1, 7, &r) < 0);
+}
+
 int main(void)
 {
     test_all_procs();
@@ -950,6 +991,7 @@ int main(void)
     test_huge_counts();
     test_fuzz();
     test_mount();
+    test_mount_v1();
     test_names();
     test_nfs3_status_table();
     test_proc_tables();

@@ -63,15 +63,19 @@ int main(void)
     CHECK_EQ_S(ns_nfs4_status_name(10094), "NFS4ERR_OFFLOAD_NO_REQS");
     CHECK_EQ_S(ns_nfs4_status_name(10095), "NFS4ERR_NOXATTR");
     CHECK_EQ_S(ns_nfs4_status_name(10096), "NFS4ERR_XATTR2BIG");
-    CHECK_EQ_S(ns_nfs4_status_name(3), "UNKNOWN");
-    CHECK_EQ_S(ns_nfs4_status_name(10000), "UNKNOWN");
-    CHECK_EQ_S(ns_nfs4_status_name(10002), "UNKNOWN");
-    CHECK_EQ_S(ns_nfs4_status_name(10073), "UNKNOWN");
-    CHECK_EQ_S(ns_nfs4_status_name(10097), "UNKNOWN");
-    CHECK_EQ_S(ns_nfs4_status_name(0xffffffff), "UNKNOWN");
+    CHECK_EQ_S(ns_nfs4_status_name(3), "UNKNOWN(3)");
+    CHECK_EQ_S(ns_nfs4_status_name(10000), "UNKNOWN(10000)");
+    CHECK_EQ_S(ns_nfs4_status_name(10002), "UNKNOWN(10002)");
+    CHECK_EQ_S(ns_nfs4_status_name(10073), "UNKNOWN(10073)");
+    /* an unknown status keeps its number (a fuzzed server's 0x41414141) */
+    CHECK_EQ_S(ns_nfs4_status_name(0x41414141), "UNKNOWN(1094795585)");
+    CHECK_EQ_S(ns_nfs3_status_name(0x41414141), "UNKNOWN(1094795585)");
+    CHECK_EQ_S(ns_mount3_status_name(7), "UNKNOWN(7)");
+    CHECK_EQ_S(ns_nfs4_status_name(10097), "UNKNOWN(10097)");
+    CHECK_EQ_S(ns_nfs4_status_name(0xffffffff), "UNKNOWN(4294967295)");
     /* every value 10001..10096 but 10002 and 10073 is named */
     unsigned named = 0;
-    for (uint32_t s = 10001; s <= 10096; s++) named += strcmp(ns_nfs4_status_name(s), "UNKNOWN") != 0;
+    for (uint32_t s = 10001; s <= 10096; s++) named += strncmp(ns_nfs4_status_name(s), "UNKNOWN(", 8) != 0;
     CHECK_EQ_U(named, 94);
     return check_done("test_nfs4_names");
 }

@@ -137,7 +137,7 @@ static void test_tcp_matching(void)
     static const uint64_t ids[] = {1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 4, 5};
     for (unsigned i = 0; i < nlog && i < 12; i++) CHECK_EQ_U(log_[i].txn_id, ids[i]);
     rpc_stage_free(r);
-    stats_free(&st);
+    stats_free(&st, &mc);
     CHECK_EQ_U(mc.total_used, 0);
 }
 
@@ -169,7 +169,7 @@ static void test_backchannel_scope(void)
     }
     CHECK(ok3 && ok4);
     rpc_stage_free(r);
-    stats_free(&st);
+    stats_free(&st, &mc);
 }
 
 static void test_udp_scope(void)
@@ -200,7 +200,7 @@ static void test_udp_scope(void)
     CHECK_EQ_U(st.rpc_orphan_replies, 0);
     CHECK_EQ_U(st.rpc_unmatched_calls, 0);
     rpc_stage_free(r);
-    stats_free(&st);
+    stats_free(&st, &mc);
 }
 
 static void test_conns_never_move(void)
@@ -225,7 +225,7 @@ static void test_conns_never_move(void)
     CHECK(rpc_stage_conn(r, 0) == NULL && rpc_stage_conn(r, 1001) == NULL);
     CHECK_EQ_U(f[999].conn_id, 1000);
     rpc_stage_free(r);
-    stats_free(&st);
+    stats_free(&st, &mc);
     CHECK_EQ_U(mc.total_used, 0);
 }
 
@@ -247,7 +247,7 @@ static void test_conn_cap(void)
     CHECK_EQ_U(rpc_stage_conns_over_cap(r), 5000 - rpc_stage_conn_count(r));
     CHECK(mc.used[MEM_FLOWS] <= mc.cap[MEM_FLOWS]);
     rpc_stage_free(r);
-    stats_free(&st);
+    stats_free(&st, &mc);
     CHECK_EQ_U(mc.total_used, 0);
 }
 

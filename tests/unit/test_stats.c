@@ -104,10 +104,31 @@ static void test_overflow_bucket(void)
     CHECK_EQ_U(ns_latency_percentile_ns(&l, 1.0), big);
 }
 
+/* Per-operation counters (10.8 KB each) come out of the memory cap: a key
+ * the cap refuses has no counters and is counted; freeing gives it back. */
+static void test_op_stats_memcap(void)
+{
+    static struct ns_stats st;
+    memset(&st, 0, sizeof st);
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    mc.cap[MEM_FLOWS] = 2 * sizeof(struct ns_op_stats) + 100;
+    CHECK(stats_op(&st, &mc, 1) != NULL);
+    CHECK(stats_op(&st, &mc, 2) != NULL);
+    CHECK(stats_op(&st, &mc, 1) == st.ops[1]); /* found again: nothing taken */
+    CHECK_EQ_U(mc.used[MEM_FLOWS], 2 * sizeof(struct ns_op_stats));
+    CHECK(stats_op(&st, &mc, 3) == NULL);
+    CHECK_EQ_U(st.evicted_op_stats, 1);
+    stats_free(&st, &mc);
+    CHECK_EQ_U(mc.used[MEM_FLOWS], 0);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
 int main(void)
 {
     test_small_exact();
     test_buckets();
     test_overflow_bucket();
+    test_op_stats_memcap();
     return check_done("test_stats");
 }

@@ -14,7 +14,7 @@
 struct rec {
     uint8_t *bytes, *kind;
     uint32_t n;
-    struct { uint8_t kind; uint32_t len; } ev[MAXEV];
+    struct { uint8_t kind; uint32_t len; uint64_t frame; } ev[MAXEV];
     uint32_t nev;
 };
 
@@ -23,7 +23,6 @@ static void on_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum
 {
     struct rec *r = ctx;
     (void)dir;
-    (void)frame;
     (void)ts;
     CHECK(len > 0); /* empty deliveries are never expected */
     if (r->n + len > MAXS) abort();
@@ -32,7 +31,7 @@ static void on_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum
     memset(r->kind + r->n, kind, len);
     r->n += len;
     if (r->nev && r->ev[r->nev - 1].kind == kind && kind != TCP_DATA) r->ev[r->nev - 1].len += len;
-    else if (r->nev < MAXEV) { r->ev[r->nev].kind = (uint8_t)kind; r->ev[r->nev].len = len; r->nev++; }
+    else if (r->nev < MAXEV) { r->ev[r->nev].kind = (uint8_t)kind; r->ev[r->nev].len = len; r->ev[r->nev].frame = frame; r->nev++; }
 }
 
 static uint8_t *src; /* stream byte i (relative to ISN+1) is src[i] */
@@ -465,6 +464,157 @@ static void test_release(void)
     CHECK_EQ_U(k.r.n, 0); /* release delivers nothing */
 }
 
+/* Client data in frame fr. */
+static void data_fr(struct conn *k, uint32_t off, uint32_t len, uint32_t caplen, uint64_t fr)
+{
+    struct tcp_segment_in s = {.seq = k->isn + 1 + off, .ack = 7778, .flags = TH_ACK, .payload = src + off, .caplen = caplen, .len = len, .frame = fr, .ts_ns = (int64_t)fr * 1000};
+    tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
+}
+
+/* Server pure ACK in frame fr. */
+static void ack_fr(struct conn *k, uint32_t upto, uint64_t fr)
+{
+    struct tcp_segment_in s = {.seq = 7778, .ack = k->isn + 1 + upto, .flags = TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = fr, .ts_ns = (int64_t)fr * 1000};
+    tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &s);
+}
+
+/* Segments that carry no captured byte (snaplen) after a gap: the queue is
+ * bounded by segments too (it was only by captured bytes, so such segments
+ * queued until the global memcap, and the 16-bit count wrapped). */
+static void test_ooo_segment_bound(void)
+{
+    struct conn k;
+    conn_init(&k, 256u << 20, 0);
+    syn(&k);
+    /* [0,1000) lost, then 70000 segments of 64 bytes, none captured */
+    for (uint32_t i = 0; i < 70000; i++) {
+        data(&k, 1000 + i * 64, 64, 0);
+        CHECK(k.d[0].ooo_count <= 8192);
+        if (k.d[0].ooo_count > 8192) break;
+    }
+    /* the bound gave the first gap up: everything after it is in order */
+    uint32_t total = 1000 + 70000u * 64;
+    CHECK_EQ_U(k.r.n, total);
+    CHECK(range_is(&k.r, 0, 1000, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 1000, total, TCP_HOLE_TRUNCATED));
+    CHECK_EQ_U(k.d[0].ooo_count, 0);
+    CHECK_EQ_U(k.st.evicted_ooo_bytes, 1000);
+    CHECK_EQ_U(k.st.gaps, 1);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+
+    /* islands: every other segment missing; the queue stays at its bound */
+    conn_init(&k, 256u << 20, 0);
+    syn(&k);
+    for (uint32_t i = 0; i < 10000; i++) data(&k, 1000 + i * 200, 100, 0);
+    CHECK_EQ_U(k.d[0].ooo_count, 8192);
+    tcp_reasm_release(&k.c, &k.d[0]);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+/* One peer ACK covers every byte below it: all missing ranges it covers are
+ * lost, not just the first (a client stream with several uncaptured ranges
+ * otherwise falls one range behind per reply). */
+static void test_ack_covers_all_gaps(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    data(&k, 200, 100, 100);   /* [100,200) lost */
+    data(&k, 400, 100, 100);   /* [300,400) lost */
+    data(&k, 600, 100, 100);   /* [500,600) lost */
+    CHECK_EQ_U(k.r.n, 100);
+    ack(&k, 700);
+    CHECK_EQ_U(k.r.n, 700);
+    CHECK(range_is(&k.r, 100, 200, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 200, 300, TCP_DATA));
+    CHECK(range_is(&k.r, 300, 400, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 500, 600, TCP_HOLE_GAP));
+    CHECK(range_is(&k.r, 600, 700, TCP_DATA));
+    CHECK_EQ_U(k.st.gaps, 3);
+    CHECK_EQ_U(k.d[0].ooo_count, 0);
+    /* an ACK that covers only part of the queue stops there */
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data(&k, 200, 100, 100);
+    data(&k, 400, 100, 100);
+    ack(&k, 350);
+    CHECK_EQ_U(k.r.n, 300);
+    CHECK_EQ_U(k.d[0].ooo_count, 1);
+    tcp_reasm_release(&k.c, &k.d[0]);
+}
+
+/* A hole declared by the peer's ACK is dated by the sender's last frame,
+ * not by the peer's ACK frame; queued bytes keep their own frame. */
+static void test_hole_frames(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data_fr(&k, 0, 100, 100, 10);
+    data_fr(&k, 200, 100, 100, 12); /* [100,200) lost */
+    ack_fr(&k, 300, 13);
+    CHECK_EQ_U(k.r.nev, 3);
+    CHECK_EQ_U(k.r.ev[0].frame, 10);
+    CHECK_EQ_U(k.r.ev[1].kind, TCP_HOLE_GAP);
+    CHECK_EQ_U(k.r.ev[1].frame, 10);
+    CHECK_EQ_U(k.r.ev[2].frame, 12);
+    /* nothing delivered yet from the sender: the first queued frame after the hole */
+    conn_init(&k, 64u << 20, 0);
+    syn(&k);
+    data_fr(&k, 100, 100, 100, 21);
+    ack_fr(&k, 200, 22);
+    CHECK_EQ_U(k.r.nev, 2);
+    CHECK_EQ_U(k.r.ev[0].kind, TCP_HOLE_GAP);
+    CHECK_EQ_U(k.r.ev[0].frame, 21);
+}
+
+/* A SYN whose sequence number lies in bytes already delivered (a corrupt
+ * SYN+PSH inside an established connection) does not rewind the stream. */
+static void test_stale_syn(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 1000);
+    syn(&k);
+    data(&k, 0, 300, 300);
+    struct tcp_segment_in b = {.seq = 1000 + 1 + 100, .ack = 7778, .flags = TH_SYN | TH_ACK, .payload = src + 100, .caplen = 50, .len = 50, .frame = 0, .ts_ns = 0};
+    CHECK(tcp_reasm_syn_stale(&k.d[0], b.seq));
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &b);
+    CHECK_EQ_U(k.d[0].next_seq, 1000 + 1 + 300);
+    CHECK_EQ_U(k.st.syn_ignored, 1);
+    data(&k, 300, 50, 50);
+    CHECK(stream_is_data(&k.r, 350));
+    /* before any data, or outside the delivered bytes, a SYN is a SYN */
+    CHECK(!tcp_reasm_syn_stale(&k.d[0], 1000 + 1 + 400));
+    CHECK(!tcp_reasm_syn_stale(&k.d[0], 500));
+    conn_init(&k, 64u << 20, 1000);
+    syn(&k);
+    CHECK(!tcp_reasm_syn_stale(&k.d[0], 1000));
+}
+
+/* RFC 5961 3.2: only an RST at the next expected byte resets. */
+static void test_rst_acceptable(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 1000);
+    CHECK(tcp_reasm_rst_acceptable(&k.d[0], 12345)); /* nothing known */
+    syn(&k);
+    data(&k, 0, 100, 100);
+    CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 100));
+    CHECK(!tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 50));
+    CHECK(!tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 5000));
+    data(&k, 200, 100, 100); /* [100,200) lost: the end of the queue is acceptable too */
+    CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 300));
+    tcp_reasm_release(&k.c, &k.d[0]);
+    /* after a FIN (which takes one number) the RST comes one further */
+    conn_init(&k, 64u << 20, 1000);
+    syn(&k);
+    data(&k, 0, 100, 100);
+    struct tcp_segment_in fin = {.seq = 1000 + 1 + 100, .ack = 7778, .flags = TH_FIN | TH_ACK, .payload = NULL, .caplen = 0, .len = 0, .frame = 0, .ts_ns = 0};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &fin);
+    CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 101));
+}
+
 int main(void)
 {
     src = malloc(MAXS);
@@ -482,6 +632,11 @@ int main(void)
     test_ooo_cap();
     test_tiny_memcap();
     test_release();
+    test_ooo_segment_bound();
+    test_ack_covers_all_gaps();
+    test_hole_frames();
+    test_stale_syn();
+    test_rst_acceptable();
     free(src);
     return check_done("test_tcp_reasm");
 }

@@ -716,6 +716,22 @@ static void test_pair_cap(void)
     CHECK_EQ_U(mc.total_used, 0);
 }
 
+/* The sorted view of the findings is taken from the memory cap like the
+ * findings themselves, and given back. */
+static void test_findings_view_memcap(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64 << 20);
+    struct findings *f = findings_new(&mc);
+    CHECK(findings_add(f, "RTO_INFLATED", 1, 5) != NULL);
+    uint64_t before = mc.used[MEM_SESSIONS];
+    const struct ns_finding *const *v;
+    CHECK_EQ_U(findings_sorted(f, &v), 1);
+    CHECK(mc.used[MEM_SESSIONS] > before);
+    findings_free(f);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
 int main(void)
 {
     test_pair_cap();
@@ -728,5 +744,6 @@ int main(void)
     test_spurious();
     test_pair_stability();
     test_pair_memcap();
+    test_findings_view_memcap();
     return check_done("test_udp_timing");
 }

@@ -132,8 +132,17 @@ static int cmp_file(const void *pa, const void *pb)
 size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out)
 {
     free(m->files_view);
-    m->files_view = m->nfiles ? malloc(m->nfiles * sizeof *m->files_view) : NULL;
-    if (!m->files_view) { *out = NULL; return 0; }
+    memcap_give(m->mc, MEM_SESSIONS, m->files_view_n * sizeof *m->files_view);
+    m->files_view = NULL;
+    m->files_view_n = 0;
+    if (!m->nfiles || !memcap_take(m->mc, MEM_SESSIONS, m->nfiles * sizeof *m->files_view)) { *out = NULL; return 0; }
+    m->files_view = malloc(m->nfiles * sizeof *m->files_view);
+    if (!m->files_view) {
+        memcap_give(m->mc, MEM_SESSIONS, m->nfiles * sizeof *m->files_view);
+        *out = NULL;
+        return 0;
+    }
+    m->files_view_n = m->nfiles;
     for (size_t i = 0; i < m->nfiles; i++) m->files_view[i] = &m->files[i];
     qsort(m->files_view, m->nfiles, sizeof *m->files_view, cmp_file);
     *out = m->files_view;
@@ -146,5 +155,6 @@ void rp_free(struct sess_model *m)
     if (m->files_hash) memcap_give(m->mc, MEM_SESSIONS, SESS_FILES_HASH * sizeof *m->files_hash);
     free(m->files_hash);
     free(m->files);
+    memcap_give(m->mc, MEM_SESSIONS, m->files_view_n * sizeof *m->files_view);
     free(m->files_view);
 }

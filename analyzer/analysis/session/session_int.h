@@ -153,6 +153,7 @@ struct sess_model {
     size_t nfiles, files_cap;
     uint32_t *files_hash;       /* fh hash -> index + 1, open addressing, SESS_FILES_HASH entries */
     const struct ns_read_file **files_view;
+    size_t files_view_n;        /* entries of files_view (taken from the memory cap) */
     struct ns_session_stats st;
     struct analysis_amend amend;
 };

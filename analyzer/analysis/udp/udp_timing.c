@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "udp_int.h"
+#include "xdr.h"
 
 /* ---- timer classes ---- */
 
@@ -400,27 +401,6 @@ void udp_timing_on_done(struct udp_timing *u, const struct ns_txn *t, const stru
     if (p) p->v.cls[t->udp_timer].unanswered++;
 }
 
-/* n bytes at offset off of a message, false if not all captured. */
-static bool msg_read(const struct ns_msg *m, uint32_t off, uint8_t *out, uint32_t n)
-{
-    uint32_t pos = 0;
-    for (uint32_t i = 0; i < m->nspans && n; i++) {
-        const struct ns_span *s = &m->spans[i];
-        if (off < pos + s->len) {
-            if (!s->data) return false;
-            uint32_t at = off - pos, take = s->len - at < n ? s->len - at : n;
-            memcpy(out, s->data + at, take);
-            out += take;
-            off += take;
-            n -= take;
-        }
-        pos += s->len;
-    }
-    return n == 0;
-}
-
-static uint32_t be32(const uint8_t *b) { return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]; }
-
 void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d, int64_t now, uint64_t frame)
 {
     const struct net_pkt *k = d->last;
@@ -432,10 +412,15 @@ void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d,
         u->frag_ipver = k->ipver;
         return;
     }
-    uint8_t h[16];
-    bool have = msg_read(&d->datagram, 0, h, sizeof h);
-    uint16_t sport = (uint16_t)(h[0] << 8 | h[1]), dport = (uint16_t)(h[2] << 8 | h[3]);
-    uint32_t xid = have ? be32(h + 8) : 0, type = have ? be32(h + 12) : 2;
+    /* UDP ports, then the RPC XID and message type, through the bounded
+     * reader: any of them may lie in a fragment that was never captured. */
+    struct xdr x;
+    xdr_init(&x, &d->datagram);
+    uint16_t sport = xdr_u16(&x), dport = xdr_u16(&x);
+    xdr_skip(&x, 4);
+    uint32_t xid = xdr_u32(&x), type = xdr_u32(&x);
+    bool have = xdr_ok(&x);
+    if (!have) { xid = 0; type = 2; } /* ports unused then: the pair is looked up by address */
     struct pair *p;
     if (type == 1) p = udp_pair_find(u, &k->dst, &k->src, sport);
     else if (type == 0) p = udp_pair_find(u, &k->src, &k->dst, dport);

@@ -113,6 +113,14 @@ struct ns_stats {
     struct ns_op_stats *ops[NS_OPKEY_MAX]; /* NULL until the op is seen */
     uint32_t nstatus;
     struct ns_status_count status[NS_STATUS_SLOTS];
+    /* Added after API version 2's first release: at the end, so the fields
+     * above keep their offsets. */
+    uint64_t tcp_syn_ignored;       /* SYNs inside an established stream's bytes: no new connection */
+    uint64_t tcp_rst_ignored;       /* RSTs off the next expected sequence (RFC 5961 3.2): flow kept */
+    uint64_t rpc_calls_cut_by_end;  /* call records still incomplete when the capture ended */
+    uint64_t nfs2_calls;            /* NFSv2 calls seen (not decoded) */
+    uint64_t udp_not_rpc;           /* datagrams on an RPC port (2049, 111) that are not RPC */
+    uint64_t evicted_op_stats;      /* operation keys whose counters the memory cap refused */
 };
 
 #pragma GCC visibility pop

@@ -71,6 +71,15 @@ struct ns_txn {
         struct { struct nfs4_call call; struct nfs4_reply reply; } v4;
         struct { struct nfs3_call call; struct nfs3_reply reply; } v3;
     } u;
+    /* Added after API version 2's first release (at the end: the layout above stays).
+     * A call whose header was cut by the snapshot length: prog, vers and proc
+     * are known only when set here (its reply is still matched by XID). */
+    bool call_header_cut;
+    bool prog_known, vers_known, proc_known;
+    /* NFSv4: operations named from the reply's results because the call's
+     * bytes that held them were not captured (the last ops_from_reply of
+     * u.v4.call.op[]), so ops and op_status have the same length. */
+    uint16_t ops_from_reply;
 };
 
 static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
