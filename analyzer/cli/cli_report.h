@@ -6,6 +6,7 @@
 
 #include "nfsscope/nfsscope.h"
 #include "nfsscope/view.h"
+#include "cli_programs.h"
 
 struct report_info {
     const char *source;       /* file name or interface */
@@ -15,6 +16,8 @@ struct report_info {
     int64_t start_ns, end_ns; /* live: wall clock (CLOCK_REALTIME) when the capture opened and ended */
     bool partial;             /* the capture ended early (cut off, read error) */
     char partial_reason[256];
+    struct programs *programs; /* MOUNT, portmap ... per procedure, or NULL */
+    int verbosity;            /* -q -1: summary sections only; -v 1: more per table */
 };
 
 /* Frames were lost before nfsscope saw them: counts are lower bounds. */

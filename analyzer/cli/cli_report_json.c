@@ -1,6 +1,7 @@
 #include <inttypes.h>
 
 #include "cli_json.h"
+#include "nfsscope/names.h"
 #include "cli_report.h"
 
 static void kv_u(FILE *o, const char *k, uint64_t v, bool comma)
@@ -103,12 +104,15 @@ static void ops(FILE *o, const struct ns_stats *st)
         ns_latency_summarize(&s->latency, &l);
         fprintf(o, "%s{\"name\":", i ? "," : "");
         json_cstr(o, rows[i].name);
+        /* mixed captures list GETATTR of v3 and of v4: the key tells them apart */
+        kv_u(o, "version", rows[i].key >= 2000 && rows[i].key < 3000 ? 3 : 4, true);
         kv_u(o, "count", s->count, true);
         kv_u(o, "in_compounds", s->in_compounds, true);
         kv_u(o, "errors", s->errors, true);
         kv_u(o, "latency_samples", l.count, true);
         if (l.count) {
-            kv_u(o, "mean_us", l.mean_ns / 1000, true);
+            /* exact mean, to the nanosecond (not truncated to whole microseconds) */
+            fprintf(o, ",\"mean_us\":%.3f", (double)s->latency.sum_ns / (double)l.count / 1000.0);
             kv_u(o, "p50_us", l.p50_ns / 1000, true);
             kv_u(o, "p95_us", l.p95_ns / 1000, true);
             kv_u(o, "p99_us", l.p99_ns / 1000, true);
@@ -162,15 +166,50 @@ static void skipped(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
+/* programs[]: MOUNT, portmap ... per procedure (the text "Other RPC programs"). */
+static void programs(FILE *o, struct programs *pg)
+{
+    fputs(",\"programs\":[", o);
+    if (pg) programs_sort(pg);
+    for (size_t i = 0; pg && i < pg->n; i++) {
+        const struct program_row *r = &pg->rows[i];
+        struct ns_latency_summary l;
+        ns_latency_summarize(&r->latency, &l);
+        const char *proc = ns_rpc_proc_name(r->prog, r->vers, r->proc);
+        fprintf(o, "%s{\"program\":", i ? "," : "");
+        json_cstr(o, ns_rpc_prog_name(r->prog));
+        kv_u(o, "prog", r->prog, true);
+        kv_u(o, "vers", r->vers, true);
+        kv_u(o, "proc", r->proc, true);
+        fputs(",\"procedure\":", o);
+        if (proc) json_cstr(o, proc); else fputs("null", o);
+        kv_u(o, "calls", r->calls, true);
+        kv_u(o, "errors", r->errors, true);
+        kv_u(o, "latency_samples", l.count, true);
+        if (l.count) {
+            fprintf(o, ",\"mean_us\":%.3f", (double)r->latency.sum_ns / (double)l.count / 1000.0);
+            kv_u(o, "p50_us", l.p50_ns / 1000, true);
+            kv_u(o, "p95_us", l.p95_ns / 1000, true);
+            kv_u(o, "p99_us", l.p99_ns / 1000, true);
+            kv_u(o, "max_us", l.max_ns / 1000, true);
+        } else {
+            fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
+        }
+        fputc('}', o);
+    }
+    fprintf(o, "],\"programs_not_listed\":%" PRIu64, pg ? pg->overflow : 0);
+}
+
 void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
-    fputs("{\"nfsscope\":{\"version\":\"0.1.0\"},", o);
+    fputs("{\"nfsscope\":{\"version\":\"" NFSSCOPE_VERSION "\"},", o);
     capture(o, st, ri);
     rpc(o, st);
     connections(o, a);
     ops(o, st);
     status(o, st);
+    programs(o, ri->programs);
     report_sessions_json(o, a);
     report_udp_json(o, a);
     report_findings_json(o, a, report_lossy(ri));

@@ -115,12 +115,12 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
         fputc('\n', o);
         fputs("    ops", o);
         for (uint32_t op = 0; op < NS_SESSION_OPS; op++)
-            if (s->ops[op] && op != 53) fprintf(o, " %s %" PRIu64, ns_session_op_name(op), s->ops[op]); /* SEQUENCE: in every one */
+            if (s->ops[op] && op != 53) fprintf(o, "  %s %" PRIu64, ns_session_op_name(op), s->ops[op]); /* SEQUENCE: in every one */
         fputc('\n', o);
         if (s->nstatus) {
             fputs("    error statuses", o);
             for (uint32_t k = 0; k < s->nstatus; k++)
-                fprintf(o, " %s %" PRIu64, ns_nfs4_status_name(s->status[k].status), s->status[k].count);
+                fprintf(o, "  %s %" PRIu64, ns_nfs4_status_name(s->status[k].status), s->status[k].count);
             fputc('\n', o);
         }
     }

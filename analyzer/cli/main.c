@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         return 1;
     }
     FILE *out = stdout, *log = NULL;
-    if (o.output && !(out = fopen(o.output, "w"))) {
+    if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));
         capture_close(p, NULL, 0);
         options_free(&o);
@@ -117,7 +117,15 @@ int main(int argc, char **argv)
         return 1;
     }
     struct txnlog tl = {log, a};
-    if (log) ns_analyzer_on_txn(a, txnlog_write, &tl);
+    struct programs pg; /* the non-NFS programs' table; passes each transaction on to the log */
+    if (programs_init(&pg, log ? txnlog_write : NULL, &tl) != 0) {
+        fprintf(stderr, "nfsscope: out of memory\n");
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
+    ns_analyzer_on_txn(a, programs_on_txn, &pg);
 
     signals_install(p);
     bool screen = want_screen(&o);
@@ -132,7 +140,7 @@ int main(int argc, char **argv)
     capture_stats(p, &cs);
     struct report_info ri = {.source = cs.source, .live = cs.live, .counters = cs.live && cs.stats_ok,
                              .kernel_drops = cs.kernel_drops, .interface_drops = cs.interface_drops,
-                             .start_ns = cs.start_ns, .end_ns = cs.end_ns};
+                             .start_ns = cs.start_ns, .end_ns = cs.end_ns, .verbosity = o.verbosity, .programs = &pg};
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
@@ -162,6 +170,7 @@ int main(int argc, char **argv)
     if (out != stdout) fclose(out);
     if (log && log != stdout) fclose(log);
     ns_analyzer_free(a);
+    programs_free(&pg);
     g_capture = NULL;
     if (capture_close(p, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: -w %s\n", err);
