@@ -54,6 +54,14 @@ static const char usage[] =
     "  --rto-factor F        RTO_INFLATED: a UDP resend waited more than F x the RTO (default 8)\n"
     "  --udp-timeo SEC       UDP client's initial retransmit timeout, as mount -o timeo (default 1.1)\n"
     "  --udp-retrans N       UDP resends before a major timeout, as mount -o retrans (default 3)\n"
+    "  --client ADDR         report only the RPCs of this client address (any port)\n"
+    "  --server ADDR[:PORT]  ... of this server ([V6]:PORT for IPv6 with a port)\n"
+    "  --session HEX         ... of this NFSv4.1 session (its id or a prefix of 8+ hex digits)\n"
+    "  --clientid HEX        ... of this NFSv4 client ID (16 hex digits, as the report prints it)\n"
+    "  --from TIME           ... from TIME: seconds from the capture's start (30, +30), a UTC\n"
+    "                        time (2026-12-02 10:00:01.5) or a time of day (10:00:01)\n"
+    "  --to TIME             ... up to TIME (same forms); these narrow the report after\n"
+    "                        decoding, which a BPF filter cannot (a session spans connections)\n"
     "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
     "                        (case-insensitive; the kinds are listed in the man page)\n"
@@ -94,7 +102,26 @@ bool parse_size(const char *s, uint64_t *out)
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
-       OPT_SPEED, OPT_INTERVAL };
+       OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO };
+
+static const char *narrow_name(int c)
+{
+    return c == OPT_CLIENT ? "client" : c == OPT_SERVER ? "server" : c == OPT_SESSION ? "session"
+         : c == OPT_CLIENTID ? "clientid" : c == OPT_FROM ? "from" : "to";
+}
+
+/* One of the narrowing options into spec; false with the reason. */
+static bool narrow_option(int c, const char *v, struct filter_spec *n, char *err, size_t errlen)
+{
+    switch (c) {
+    case OPT_CLIENT: n->client = v; return filter_parse_addr(v, false, err, errlen);
+    case OPT_SERVER: n->server = v; return filter_parse_addr(v, true, err, errlen);
+    case OPT_SESSION: n->session = v; return filter_parse_hex(v, 8, 32, err, errlen);
+    case OPT_CLIENTID: n->clientid = v; return filter_parse_hex(v, 16, 16, err, errlen);
+    case OPT_FROM: n->from_text = v; return filter_parse_time(v, &n->from, err, errlen);
+    default: n->to_text = v; return filter_parse_time(v, &n->to, err, errlen);
+    }
+}
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -114,6 +141,12 @@ int options_parse(int argc, char **argv, struct options *o)
         {"batch", no_argument, NULL, OPT_BATCH},
         {"speed", required_argument, NULL, OPT_SPEED},
         {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"client", required_argument, NULL, OPT_CLIENT},
+        {"server", required_argument, NULL, OPT_SERVER},
+        {"session", required_argument, NULL, OPT_SESSION},
+        {"clientid", required_argument, NULL, OPT_CLIENTID},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"to", required_argument, NULL, OPT_TO},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -243,6 +276,12 @@ int options_parse(int argc, char **argv, struct options *o)
             o->interval_ns = (int64_t)(sec * 1e9);
             break;
         }
+        case OPT_CLIENT: case OPT_SERVER: case OPT_SESSION: case OPT_CLIENTID: case OPT_FROM: case OPT_TO: {
+            char why[512];
+            if (narrow_option(c, optarg, &o->narrow, why, sizeof why)) break;
+            fprintf(stderr, "nfsscope: --%s: %s\n", narrow_name(c), why);
+            return -1;
+        }
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_NOPROGRESS: o->progress = 0; break;
         case 'h': fputs(usage, stdout); return 1;
@@ -256,6 +295,11 @@ int options_parse(int argc, char **argv, struct options *o)
     }
     if (!o->read_file == !o->interface) {
         fprintf(stderr, "nfsscope: give exactly one of -r FILE or -i INTERFACE (try 'nfsscope --help')\n");
+        return -1;
+    }
+    const struct filter_spec *nw = &o->narrow;
+    if (nw->from.kind && nw->from.kind == nw->to.kind && nw->from.ns > nw->to.ns) {
+        fprintf(stderr, "nfsscope: --from %s is after --to %s\n", nw->from_text, nw->to_text);
         return -1;
     }
     if (o->verbosity && o->format == FORMAT_JSON) {

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_filter.h"
+#include <stdint.h>
+
 enum out_format { FORMAT_TEXT, FORMAT_JSON };
 
 /* Live capture without a filter expression: NFS, portmap/rpcbind, mountd on
@@ -45,6 +48,7 @@ struct options {
     int screen;                /* -1 auto (-i on a terminal), 0 --batch, 1 --tui */
     double speed;              /* --speed N: replay at N x capture timing; 0 = as fast as possible (max) */
     int64_t interval_ns;       /* --interval: summary line period without the screen (default 10 s) */
+    struct filter_spec narrow; /* --client --server --session --clientid --from --to */
     /* tcpdump habits */
     int verbosity;             /* -q: -1 (summary and findings), 0 default, -v: 1 (more per table) */
 };

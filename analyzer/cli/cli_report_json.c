@@ -36,6 +36,24 @@ static void capture(FILE *o, const struct ns_stats *st, const struct report_info
     fputs(",\"wall_stop\":", o);
     if (ri->live && ri->end_ns) json_ts(o, ri->end_ns); else fputs("null", o);
     fprintf(o, ",\"lower_bounds\":%s", report_lossy(ri) ? "true" : "false");
+    fputs(",\"frame_limit\":", o); /* -c */
+    if (ri->count) fprintf(o, "%lld", ri->count); else fputs("null", o);
+    fputs(",\"filter\":", o);
+    if (ri->filter) {
+        fputs("{\"description\":", o);
+        json_cstr(o, filter_describe(ri->filter));
+        int64_t lo, hi;
+        bool w = filter_window(ri->filter, &lo, &hi);
+        fputs(",\"from\":", o);
+        if (w && lo != INT64_MIN) json_ts(o, lo); else fputs("null", o);
+        fputs(",\"to\":", o);
+        if (w && hi != INT64_MAX) json_ts(o, hi); else fputs("null", o);
+        kv_u(o, "transactions_matched", filter_matched(ri->filter), true);
+        kv_u(o, "transactions_seen", filter_seen(ri->filter), true);
+        fputc('}', o);
+    } else {
+        fputs("null", o);
+    }
     fputc('}', o);
 }
 
@@ -57,16 +75,19 @@ static void rpc(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
-static void connections(FILE *o, const ns_analyzer *a)
+static void connections(FILE *o, const ns_analyzer *a, const struct filter *flt)
 {
     fputs(",\"connections\":[", o);
     size_t n = ns_analyzer_conn_count(a);
+    bool first = true;
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
+        if (!filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
-        fputs(id > 1 ? ",{\"id\":" : "{\"id\":", o);
+        fputs(first ? "{\"id\":" : ",{\"id\":", o);
+        first = false;
         json_conn(o, c->id);
         fprintf(o, ",\"transport\":\"%s\",\"client\":", ns_transport_name(c->transport));
         json_cstr(o, cl);
@@ -205,14 +226,16 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     const struct ns_stats *st = ns_analyzer_stats(a);
     fputs("{\"nfsscope\":{\"version\":\"" NFSSCOPE_VERSION "\"},", o);
     capture(o, st, ri);
-    rpc(o, st);
-    connections(o, a);
-    ops(o, st);
-    status(o, st);
+    /* with --client, --session ...: the figures of the matching transactions */
+    const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
+    rpc(o, fst);
+    connections(o, a, ri->filter);
+    ops(o, fst);
+    status(o, fst);
     programs(o, ri->programs);
-    report_sessions_json(o, a);
-    report_udp_json(o, a);
-    report_findings_json(o, a, report_lossy(ri));
+    report_sessions_json(o, a, ri->filter);
+    report_udp_json(o, a, ri->filter);
+    report_findings_json(o, a, report_lossy(ri), ri->filter);
     skipped(o, st);
     fputs("}\n", o);
 }

@@ -35,6 +35,21 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
     for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
     fputc('\n', o);
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
+    if (ri->count) fprintf(o, "  frame limit   -c %lld\n", ri->count);
+    if (ri->filter) {
+        fprintf(o, "  filter        %s\n", filter_describe(ri->filter));
+        int64_t lo, hi;
+        if (filter_window(ri->filter, &lo, &hi)) {
+            char x[NS_TIME_STRLEN] = "start", y[NS_TIME_STRLEN] = "end";
+            if (lo != INT64_MIN) ns_time_str(lo, x, sizeof x);
+            if (hi != INT64_MAX) ns_time_str(hi, y, sizeof y);
+            fprintf(o, "  window        %s .. %s\n", x, y);
+        }
+        uint64_t m = filter_matched(ri->filter), n = filter_seen(ri->filter);
+        fprintf(o, "  matched       %" PRIu64 " of %" PRIu64 " RPC transaction%s%s\n", m, n, n == 1 ? "" : "s",
+                m ? "; connections, sessions and not analysed: figures of the whole capture" : "");
+        if (!m) fputs("  nothing matches the filter: no report\n", o);
+    }
     if (ri->counters)
         fprintf(o, "  dropped       %" PRIu64 " by the kernel, %" PRIu64 " by the interface%s\n", ri->kernel_drops,
                 ri->interface_drops,
@@ -60,16 +75,18 @@ static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_sect
     if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
 }
 
-static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec)
+static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
-    size_t n = ns_analyzer_conn_count(a);
-    fprintf(o, "\n%s (%zu)\n", sec->title, n);
-    if (!n) return;
+    size_t n = ns_analyzer_conn_count(a), shown = 0;
+    for (uint32_t id = 1; id <= n; id++) shown += filter_shows_conn(flt, id);
+    fprintf(o, "\n%s (%zu)\n", sec->title, shown);
+    if (!shown) return;
     static const char *const heads[] = {"id", "tr", "client", "server", "calls", "replies", "bytes>srv", "bytes>cli",
                                         "missing", ""};
     struct table *t = table_new("lllrrrrrrl", heads);
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
+        if (!filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
@@ -292,26 +309,29 @@ void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
 static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
+    /* with --client, --session ...: the figures of the matching transactions */
+    const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
     struct ns_section_info sec[NS_SECTIONS];
     ns_report_sections(a, sec);
     for (int i = 0; i < NS_SECTIONS; i++) {
         const struct ns_section_info *s = &sec[i];
         if (!s->shown) continue;
+        if (ri->filter && !filter_matched(ri->filter) && s->id != NS_SECTION_CAPTURE) continue;
         if (ri->verbosity < 0 && !quiet_shows(s->id)) continue;
         switch (s->id) {
         case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
-        case NS_SECTION_RPC: section_rpc(o, st, s); break;
-        case NS_SECTION_CONNECTIONS: section_conns(o, a, s); break;
+        case NS_SECTION_RPC: section_rpc(o, fst, s); break;
+        case NS_SECTION_CONNECTIONS: section_conns(o, a, s, ri->filter); break;
         case NS_SECTION_OPERATIONS:
-            section_ops(o, st, s, ri->verbosity > 0);
+            section_ops(o, fst, s, ri->verbosity > 0);
             section_programs(o, ri->programs, ri->verbosity > 0);
             break;
-        case NS_SECTION_STATUS: section_status(o, st, s); break;
-        case NS_SECTION_CLIENTS: report_clients_text(o, a, s); break;
-        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s); break;
-        case NS_SECTION_UDP: report_udp_text(o, a, s); break;
-        case NS_SECTION_READ_PLUS: report_read_plus_text(o, a, s); break;
-        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri)); break;
+        case NS_SECTION_STATUS: section_status(o, fst, s); break;
+        case NS_SECTION_CLIENTS: report_clients_text(o, a, s, ri->filter); break;
+        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
+        case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
+        case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
+        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
         case NS_SECTION_NOT_ANALYSED: section_skipped(o, st, s); break;
         case NS_SECTIONS: break;
         }

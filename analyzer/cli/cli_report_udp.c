@@ -21,7 +21,7 @@ static double msd(int64_t ns) { return (double)ns / 1e6; }
  * class without any has every call sent once (and no call: none). */
 static uint32_t sends_max(const struct ns_udp_class *c) { return c->sends_max ? c->sends_max : c->calls ? 1 : 0; }
 
-void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
@@ -29,6 +29,7 @@ void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
                "client would compute them)\n", sec->title);
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (!filter_shows_udp_pair(flt, p)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_addr_str(&p->client, cl, sizeof cl); /* any client port */
         ns_endpoint_str(&p->server, sv, sizeof sv);
@@ -115,7 +116,7 @@ static void endpoints_json(FILE *o, const struct ns_udp_pair *p)
     json_cstr(o, sv);
 }
 
-void report_udp_json(FILE *o, ns_analyzer *a)
+void report_udp_json(FILE *o, ns_analyzer *a, const struct filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
@@ -123,6 +124,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (!filter_shows_udp_pair(flt, p)) continue;
         for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
             const struct ns_udp_class *c = &p->cls[k];
             if (!ns_udp_class_used(c)) continue;
@@ -172,9 +174,12 @@ void report_udp_json(FILE *o, ns_analyzer *a)
         }
     }
     fputs("],\"udp_pairs\":[", o);
+    first = true;
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
-        if (i) fputc(',', o);
+        if (!filter_shows_udp_pair(flt, p)) continue;
+        if (!first) fputc(',', o);
+        first = false;
         endpoints_json(o, p);
         struct ns_udp_totals t;
         ns_udp_pair_totals(p, &t);

@@ -125,7 +125,20 @@ int main(int argc, char **argv)
         options_free(&o);
         return 1;
     }
-    ns_analyzer_on_txn(a, programs_on_txn, &pg);
+    /* --client, --session ...: transactions pass the filter before the
+     * programs' table and the log see them */
+    bool oom;
+    struct filter *flt = filter_new(&o.narrow, a, &oom);
+    if (oom) {
+        fprintf(stderr, "nfsscope: out of memory\n");
+        programs_free(&pg);
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
+    if (flt) filter_chain(flt, programs_on_txn, &pg);
+    ns_analyzer_on_txn(a, flt ? filter_on_txn : programs_on_txn, flt ? (void *)flt : (void *)&pg);
 
     signals_install(p);
     bool screen = want_screen(&o);
@@ -140,7 +153,8 @@ int main(int argc, char **argv)
     capture_stats(p, &cs);
     struct report_info ri = {.source = cs.source, .live = cs.live, .counters = cs.live && cs.stats_ok,
                              .kernel_drops = cs.kernel_drops, .interface_drops = cs.interface_drops,
-                             .start_ns = cs.start_ns, .end_ns = cs.end_ns, .verbosity = o.verbosity, .programs = &pg};
+                             .start_ns = cs.start_ns, .end_ns = cs.end_ns, .verbosity = o.verbosity, .programs = &pg,
+                             .filter = flt, .count = o.count};
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
@@ -171,6 +185,7 @@ int main(int argc, char **argv)
     if (log && log != stdout) fclose(log);
     ns_analyzer_free(a);
     programs_free(&pg);
+    filter_free(flt);
     g_capture = NULL;
     if (capture_close(p, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: -w %s\n", err);

@@ -7,6 +7,10 @@
 #             output naming the capture read, are an error
 #   habits    -n, -nr bundling, -q/-v, -r twice refused, compressed files
 #   memcap    --memcap with K/M/G/T, and the message for a size out of range
+#   narrow    --client/--server/--session/--clientid/--from/--to: the RPC
+#             counts of what matches equal tshark's counts of the same
+#             calls; the report states the filter, the window and -c; an
+#             empty result says so
 #   fragments the live default filter keeps every IP fragment (tshark counts
 #             them); 'port 2049' alone does not
 # Expected values: the seed captures' hand-derived findings
@@ -83,6 +87,65 @@ memcap)
   run 1 -r "$v3" --memcap 2T && err_is "^nfsscope: --memcap: expected a size from 1M to 1T, got 2T$" && ok "--memcap 2T: range named"
   run 1 -r "$v3" --memcap 1023K && err_is "^nfsscope: --memcap: expected a size from 1M to 1T, got 1023K$" && ok "--memcap 1023K: range named"
   run 1 -r "$v3" --memcap 12Q && err_is "^nfsscope: --memcap: expected a size with K/M/G/T suffix" && ok "--memcap 12Q: suffixes named"
+  ;;
+narrow)
+  js() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$T/out"; }
+  sid=5eed0000000000010000000100000001
+  # tshark: transactions (XIDs) whose call or reply names the session
+  want=$(tshark -r "$seed" -Y rpc -T fields -e rpc.xid -e nfs.session_id4 2>/dev/null | python3 -c "
+import sys
+xs = {l.split('\t')[0] for l in sys.stdin if any(s.replace(':', '').startswith('$sid') for s in l.rstrip('\n').split('\t')[1].split(','))}
+print(len(xs))")
+  run 0 -r "$seed" --session $sid --format json
+  got=$(js "d['rpc']['calls'], d['capture']['filter']['transactions_matched'], len(d['sessions']), d['sessions'][0]['sessionid']")
+  [ "$got" = "$want $want 1 $sid" ] && ok "--session: $want calls (tshark: $want transactions name it), one session listed" || bad "--session: '$got', tshark $want"
+  run 0 -r "$seed" --session 5eed0000 --format json
+  [ "$(js "d['rpc']['calls']")" = "$want" ] && ok "--session with an 8-digit prefix: the same $want calls" || bad "--session prefix: $(js "d['rpc']['calls']")"
+  # the client ID: the session's client, plus EXCHANGE_ID (its reply names it)
+  run 0 -r "$seed" --clientid 5eed000000000001 --format json
+  wantc=$(tshark -r "$seed" -Y rpc -T fields -e rpc.xid -e nfs.session_id4 -e nfs.clientid 2>/dev/null | python3 -c "
+import sys
+n = set()
+for l in sys.stdin:
+    f = (l.rstrip('\n').split('\t') + ['', ''])[:3]
+    if any(s.replace(':', '').startswith('$sid') for s in f[1].split(',')) or '0x5eed000000000001' in f[2].split(','):
+        n.add(f[0])
+print(len(n))")
+  [ "$(js "d['rpc']['calls']")" = "$wantc" ] && ok "--clientid: $wantc calls (tshark: $wantc)" || bad "--clientid: $(js "d['rpc']['calls']") calls, tshark $wantc"
+  # a time window: calls at or after 100 s from the start
+  want=$(tshark -r "$seed" -Y "rpc.msgtyp == 0 && frame.time_relative >= 100" 2>/dev/null | wc -l)
+  run 0 -r "$seed" --from +100 --format json
+  [ "$(js "d['rpc']['calls']")" = "$want" ] && ok "--from +100: $want calls (tshark: $want)" || bad "--from +100: $(js "d['rpc']['calls']"), tshark $want"
+  want=$(tshark -r "$seed" -Y 'rpc.msgtyp == 0 && frame.time >= "2025-12-02 10:00:14Z" && frame.time <= "2025-12-02 10:00:20Z"' 2>/dev/null | wc -l)
+  for w in "--from 10:00:14 --to 10:00:20" "--from 14 --to +20" "--from 2025-12-02T10:00:14 --to 2025-12-02T10:00:20"; do
+    # shellcheck disable=SC2086
+    run 0 -r "$seed" $w --format json
+    [ "$(js "d['rpc']['calls']")" = "$want" ] && ok "$w: $want calls (tshark: $want)" || bad "$w: $(js "d['rpc']['calls']"), tshark $want"
+  done
+  run 0 -r "$seed" --from "2025-12-02 10:00:14" --to "2025-12-02 10:00:20.000000" --format json
+  [ "$(js "d['rpc']['calls']")" = "$want" ] && ok "--from/--to 'YYYY-MM-DD HH:MM:SS': $want calls" || bad "--from/--to with a space: $(js "d['rpc']['calls']")"
+  # addresses: calls (retransmissions included) to the NFS server's port
+  udp=$S/nfsv3-udp-loss5.pcap
+  want=$(tshark -r "$udp" -Y "rpc.msgtyp == 0 && ip.dst == 10.77.0.1 && udp.dstport == 2049" 2>/dev/null | wc -l)
+  run 0 -r "$udp" --server 10.77.0.1:2049 --client 10.77.0.2 --format json
+  got=$(js "d['rpc']['calls'], [p['server'] for p in d['udp_pairs']], [p['program'] for p in d['programs']]")
+  [ "$got" = "$want ['10.77.0.1:2049'] []" ] && ok "--server ADDR:PORT --client: $want calls (tshark: $want), one UDP pair, no MOUNT/portmap" || bad "--server: '$got', tshark $want"
+  want=$(tshark -r "$udp" -Y "rpc.msgtyp == 0 && mount" 2>/dev/null | wc -l)
+  run 0 -r "$udp" --server 10.77.0.1:20048 --format json
+  [ "$(js "sum(p['calls'] for p in d['programs'])")" = "$want" ] && ok "--server mountd: $want MOUNT calls in programs[] (tshark: $want)" || bad "--server mountd: $(js "d['programs']"), tshark $want"
+  # the text report states filter, window and -c; the rest is the filtered figures
+  run 0 -r "$seed" -c 200 --session $sid --from 10:00:14 --to +20
+  grep -q "^  frame limit   -c 200$" "$T/out" && grep -q "^  filter        session $sid, from 10:00:14, to +20$" "$T/out" &&
+    grep -q "^  window        2025-12-02 10:00:14.000000 UTC .. 2025-12-02 10:00:20.000000 UTC$" "$T/out" &&
+    grep -Eq "^  matched       [0-9]+ of [0-9]+ RPC transactions" "$T/out" && ok "text report states -c, the filter and the window" ||
+    { bad "text report lacks -c/filter/window lines"; head -12 "$T/out"; }
+  # nothing matches: said, no empty sections
+  run 0 -r "$v3" --client 192.0.2.1
+  grep -q "^  nothing matches the filter: no report$" "$T/out" && ! grep -q "^RPC$" "$T/out" && ok "empty result: said so, no sections" || bad "empty result: $(cat "$T/out")"
+  run 1 -r "$v3" --session zz && err_is "^nfsscope: --session: expected 8 to 32 hex digits" && ok "--session zz: exit 1"
+  run 1 -r "$v3" --client 10.1 && err_is "^nfsscope: --client: expected an IPv4 or IPv6 address" && ok "--client 10.1: exit 1"
+  run 1 -r "$v3" --from +20 --to +10 && err_is "^nfsscope: --from \+20 is after --to \+10$" && ok "--from after --to: exit 1"
+  run 1 -r "$v3" --to yesterday && err_is "^nfsscope: --to: expected seconds" && ok "--to yesterday: exit 1"
   ;;
 fragments)
   filter=$("$N" --help | sed -n '/^Live capture without a BPF expression uses:$/{n;s/^  //p}')
