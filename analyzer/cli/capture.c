@@ -79,8 +79,11 @@ static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errle
     }
     pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
-        /* libpcap's messages name the file already in some cases; keep the reason. */
+        /* libpcap's messages name the file already in some cases; keep the
+         * reason (the caller names the file). */
         const char *reason = ebuf;
+        size_t pl = strlen(path);
+        if (strncmp(ebuf, path, pl) == 0 && ebuf[pl] == ':' && ebuf[pl + 1] == ' ') reason = ebuf + pl + 2;
         const char *unpack = strcmp(path, "-") != 0 ? decompressor(path) : NULL;
         char hint[PCAP_ERRBUF_SIZE + 64];
         if (unpack) {
