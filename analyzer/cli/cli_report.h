@@ -42,6 +42,10 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri);
 void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy, const struct filter *flt);
 void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct filter *flt);
 void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt); /* cli_report_udp.c */
+/* Incomplete datagrams of the UDP pairs where no datagram ever had more
+ * than one fragment captured: the later fragments were filtered out (a
+ * capture filter such as 'port 2049'), not lost. */
+uint64_t report_first_fragment_only(ns_analyzer *a);
 void report_udp_json(FILE *o, ns_analyzer *a, const struct filter *flt); /* udp[], udp_pairs[], udp_evicted */
 void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt); /* cli_report_sessions.c */
 void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt);

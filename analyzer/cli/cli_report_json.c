@@ -160,7 +160,7 @@ static void status(FILE *o, const struct ns_stats *st)
     fputc(']', o);
 }
 
-static void skipped(FILE *o, const struct ns_stats *st)
+static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
 {
     fputs(",\"not_analysed\":{", o);
     kv_u(o, "undecodable_frames", st->frames_undecodable, false);
@@ -176,6 +176,7 @@ static void skipped(FILE *o, const struct ns_stats *st)
     kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
     kv_u(o, "ip_fragments", st->ip_fragments, true);
     kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
+    kv_u(o, "ip_datagrams_first_fragment_only", first_only, true);
     fputs("},\"evictions\":{", o);
     kv_u(o, "flows", st->evicted_flows, false);
     kv_u(o, "pending_calls", st->evicted_pending_calls, true);
@@ -236,6 +237,6 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     report_sessions_json(o, a, ri->filter);
     report_udp_json(o, a, ri->filter);
     report_findings_json(o, a, report_lossy(ri), ri->filter);
-    skipped(o, st);
+    skipped(o, st, report_first_fragment_only(a));
     fputs("}\n", o);
 }

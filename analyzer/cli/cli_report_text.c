@@ -222,9 +222,15 @@ static void line_if(FILE *o, const char *what, uint64_t v)
     if (v) fprintf(o, "  %-44s %" PRIu64 "\n", what, v);
 }
 
-static void section_skipped(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
+static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec)
 {
     fprintf(o, "\n%s\n", sec->title);
+    uint64_t firsts = report_first_fragment_only(a);
+    if (firsts)
+        fprintf(o, "  WARNING: %" PRIu64 " IP datagram%s arrived as a first fragment only, never a later one: the "
+                   "capture filter dropped the later fragments (tcpdump's 'port 2049' does), so those replies look "
+                   "lost; capture with 'port 2049 or (ip[6:2] & 0x1fff != 0)'\n",
+                firsts, firsts == 1 ? "" : "s");
     uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
                    st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages |
@@ -332,7 +338,7 @@ static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *r
         case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
         case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
         case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
-        case NS_SECTION_NOT_ANALYSED: section_skipped(o, st, s); break;
+        case NS_SECTION_NOT_ANALYSED: section_skipped(o, a, st, s); break;
         case NS_SECTIONS: break;
         }
         if (report_lossy(ri) && counts_frames(s->id))

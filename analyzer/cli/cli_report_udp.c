@@ -21,6 +21,16 @@ static double msd(int64_t ns) { return (double)ns / 1e6; }
  * class without any has every call sent once (and no call: none). */
 static uint32_t sends_max(const struct ns_udp_class *c) { return c->sends_max ? c->sends_max : c->calls ? 1 : 0; }
 
+uint64_t report_first_fragment_only(ns_analyzer *a)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < ns_analyzer_udp_pair_count(a); i++) {
+        const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (p->incomplete_datagrams && p->fragments_max <= 1) n += p->incomplete_datagrams;
+    }
+    return n;
+}
+
 void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);

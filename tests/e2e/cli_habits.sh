@@ -12,7 +12,8 @@
 #             calls; the report states the filter, the window and -c; an
 #             empty result says so
 #   fragments the live default filter keeps every IP fragment (tshark counts
-#             them); 'port 2049' alone does not
+#             them); 'port 2049' alone does not, and the report then warns of
+#             datagrams seen as a first fragment only
 # Expected values: the seed captures' hand-derived findings
 # (samples/seed-*.findings.json), tshark, and the usage rules themselves.
 set -u
@@ -175,6 +176,15 @@ fragments)
     if [ "$want" -gt 0 ] && [ "$got" = "$want" ] && [ "$later" -gt 0 ] && [ "$narrow" -lt "$want" ]; then
       ok "$f: default filter keeps all $got fragments (tshark $want); 'port 2049' keeps $narrow (loses $later non-first)"
     else bad "$f: default filter $got fragments, tshark $want, port 2049 $narrow"; fi
+    # 'port 2049' keeps first fragments only: the report warns, counting the fragmented datagrams (tshark)
+    firsts=$(tshark -r "$S/$f" -o ip.defragment:FALSE -Y "ip.flags.mf == 1 and ip.frag_offset == 0 and not icmp" 2>/dev/null | wc -l)
+    warned=$("$N" -r "$S/$f" --format json port 2049 | python3 -c "import json,sys; print(json.load(sys.stdin)['not_analysed']['ip_datagrams_first_fragment_only'])")
+    "$N" -r "$S/$f" port 2049 >"$T/narrow.txt"
+    "$N" -r "$S/$f" "$filter" >"$T/default.txt"
+    if [ "$warned" = "$firsts" ] && grep -q "^  WARNING: $firsts IP datagrams arrived as a first fragment only" "$T/narrow.txt" &&
+       ! grep -q "first fragment only" "$T/default.txt"; then
+      ok "$f with 'port 2049': warns of $firsts datagrams seen as a first fragment only (tshark: $firsts); none with the default filter"
+    else bad "$f: first-fragment-only warning: JSON $warned, tshark $firsts: $(grep WARNING "$T/narrow.txt")"; fi
   done
   ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
