@@ -106,7 +106,11 @@ void fmt_percentile(char *buf, size_t n, unsigned long long ns, struct time_unit
     double v = (double)ns / u.ns;
     int digits = v > 0 ? (int)floor(log10(v)) + 1 : 1; /* before the point */
     int dec = 3 - digits;
-    if (dec < 0) dec = 0;
+    if (dec < 0) { /* 31004 -> 31000: the digits beyond the third are noise */
+        double scale = pow(10, -dec);
+        v = round(v / scale) * scale;
+        dec = 0;
+    }
     /* rounding may add a digit (9.995 -> 10.00): one decimal fewer */
     if (dec > 0 && v > 0 && floor(log10(v * 1.0005)) + 1 > digits) dec--;
     snprintf(buf, n, "%.*f", dec, v);

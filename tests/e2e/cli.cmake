@@ -18,3 +18,9 @@ foreach(mode options kinds readme deps)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_docs.py ${mode} $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e.docs.${mode} PROPERTIES LABELS e2e)
 endforeach()
+# The text report at 100 columns, units, percentile digits, versions, other programs (tshark).
+if(Python3_FOUND)
+  add_test(NAME e2e.report.text
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/check_report_text.py $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples)
+  set_tests_properties(e2e.report.text PROPERTIES LABELS e2e)
+endif()
