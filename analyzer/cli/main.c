@@ -61,7 +61,10 @@ int main(int argc, char **argv)
 {
     struct options o;
     int rc = options_parse(argc, argv, &o);
-    if (rc) return rc > 0 ? 0 : 1;
+    if (rc) {
+        options_free(&o); /* --fail-on's copy */
+        return rc > 0 ? 0 : 1;
+    }
     const char *src = o.read_file ? o.read_file : o.interface;
     char err[1024] = "";
     struct privs pv;
