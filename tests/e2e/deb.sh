@@ -51,6 +51,9 @@ for f in /usr/share/man/man1/nfsscope.1 /usr/share/doc/nfsscope/README.md /usr/s
 done
 man -l /usr/share/man/man1/nfsscope.1 2>/dev/null | grep -q "EXAMPLES" || [ ! -x /usr/bin/man ] || bad "man page has no EXAMPLES"
 ok "man page and docs installed"
+pv=$(pkg-config --modversion nfsscope 2>/dev/null)
+[ "$pv" = "$V" ] && [ -s /usr/include/nfsscope/nfsscope.h ] && ok "core library: pkg-config --modversion nfsscope = $pv, headers in /usr/include/nfsscope" ||
+  bad "core library not installed for pkg-config ('$pv')"
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 purge -y -q nfsscope >"$T/purge.log" 2>&1 || bad "apt-get purge: $(tail -3 "$T/purge.log")"
 installed=0
 [ ! -e /usr/bin/nfsscope ] && ! dpkg-query -W nfsscope >/dev/null 2>&1 && ok "removed: no /usr/bin/nfsscope, no package" || bad "still installed after purge"
