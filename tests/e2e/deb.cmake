@@ -5,5 +5,8 @@ add_test(NAME e2e.deb
 set_tests_properties(e2e.deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS e2e RESOURCE_LOCK dpkg)
 # cmake --install into a scratch prefix: program, man page, docs, and the
 # core library with headers and pkg-config file (tests/e2e/install.sh).
-add_test(NAME e2e.install COMMAND ${CMAKE_CURRENT_LIST_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_VERSION})
+if(NFSSCOPE_SANITIZE)
+  set(_install_cc -fsanitize=address,undefined)
+endif()
+add_test(NAME e2e.install COMMAND ${CMAKE_CURRENT_LIST_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_VERSION} ${_install_cc})
 set_tests_properties(e2e.install PROPERTIES LABELS e2e)

@@ -2,9 +2,10 @@
 # cmake --install into a scratch prefix: the program runs from there, the man
 # page and docs are there, and a program built against the installed core
 # library with pkg-config alone (nothing from the source tree) links and runs.
-#   install.sh BUILD_DIR VERSION
+#   install.sh BUILD_DIR VERSION [CC_FLAGS]
+# CC_FLAGS: what a sanitized build's archive needs to link (-fsanitize=...).
 set -u
-B=$(realpath "$1") V=$2
+B=$(realpath "$1") V=$2 X=${3:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -38,7 +39,7 @@ int main(void)
 C
 flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs nfsscope) || { bad "pkg-config nfsscope"; exit 1; }
 # shellcheck disable=SC2086
-if cc -std=c11 -Wall -Werror -o "$T/use" "$T/use.c" $flags 2>"$T/cc.log"; then
+if cc -std=c11 -Wall -Werror $X -o "$T/use" "$T/use.c" $flags 2>"$T/cc.log"; then
   out=$("$T/use")
   [ "$out" = "$V 0" ] && ok "a program built with pkg-config --cflags --libs nfsscope ($flags) runs: $out" || bad "library program printed '$out'"
 else bad "building against the installed library: $(cat "$T/cc.log")"; fi
