@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Install the Debian 12 packages nfsscope needs to build and test.
+# Install the Debian 12 packages nfsscope needs.
+#   scripts/deps.sh         to build and run the whole test suite (CI)
+#   scripts/deps.sh --run   only to build and run the program (scripts/sample.sh)
 set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-# iproute2, tcpreplay: the live tests (veth + namespaces); tcpdump: bench/live.sh; tmux: screen tests
-PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time iproute2 tcpreplay tcpdump tmux)
+# the program: compiler, build system, libpcap, ncurses (the live screen)
+RUN_PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev)
+# the tests: tshark (expected values), python3 (checkers), clang (fuzzers),
+# time; iproute2, tcpreplay: the live tests (veth + namespaces); tcpdump:
+# bench/live.sh; tmux: screen tests; dpkg-dev: the Debian package test
+TEST_PKGS=(tshark python3 clang time iproute2 tcpreplay tcpdump tmux dpkg-dev)
+PKGS=("${RUN_PKGS[@]}")
+[ "${1:-}" = --run ] || PKGS+=("${TEST_PKGS[@]}")
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

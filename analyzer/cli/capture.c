@@ -55,6 +55,21 @@ static int64_t clock_ns(clockid_t id)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A compressed file, by its magic number: the command that decompresses it, or NULL. */
+static const char *decompressor(const char *path)
+{
+    unsigned char m[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b) return "zcat";
+    if (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) return "zstdcat";
+    if (n >= 3 && m[0] == 'B' && m[1] == 'Z' && m[2] == 'h') return "bzcat";
+    if (n >= 4 && m[0] == 0xfd && m[1] == '7' && m[2] == 'z' && m[3] == 'X') return "xzcat";
+    return NULL;
+}
+
 static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errlen)
 {
     char ebuf[PCAP_ERRBUF_SIZE] = "";
@@ -67,9 +82,17 @@ static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errle
     pcap_t *p = strcmp(path, "-") ? read_ahead_open(path, ebuf)
                                    : pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
-        /* libpcap's messages name the file already in some cases; keep the reason. */
+        /* libpcap's messages name the file already in some cases; keep the
+         * reason (the caller names the file). */
         const char *reason = ebuf;
-        if (strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format"))
+        size_t pl = strlen(path);
+        if (strncmp(ebuf, path, pl) == 0 && ebuf[pl] == ':' && ebuf[pl + 1] == ' ') reason = ebuf + pl + 2;
+        const char *unpack = strcmp(path, "-") != 0 ? decompressor(path) : NULL;
+        char hint[PCAP_ERRBUF_SIZE + 64];
+        if (unpack) {
+            snprintf(hint, sizeof hint, "compressed: try %s %s | nfsscope -r -", unpack, path);
+            reason = hint;
+        } else if (strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format"))
             reason = "not a pcap or pcapng capture file";
         else if (strstr(ebuf, "truncated dump file") || strstr(ebuf, "truncated"))
             reason = "capture file header is cut off";

@@ -32,7 +32,11 @@ static int open_current(struct capture_save *s)
     make_name(s);
     s->d = pcap_dump_open(s->p, s->name);
     if (!s->d) {
-        snprintf(s->error, sizeof s->error, "%s: %s", s->name, pcap_geterr(s->p));
+        /* libpcap's message often names the file already: name it once */
+        const char *why = pcap_geterr(s->p);
+        size_t nl = strlen(s->name);
+        if (strncmp(why, s->name, nl) == 0 && why[nl] == ':' && why[nl + 1] == ' ') why += nl + 2;
+        snprintf(s->error, sizeof s->error, "%s: %s", s->name, why);
         s->failed = true;
         return -1;
     }

@@ -1,10 +1,13 @@
 #include "cli_options.h"
 
+#include "cli_finding_kinds.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
     "usage: nfsscope -r FILE [options] [BPF expression]\n"
@@ -13,7 +16,8 @@ static const char usage[] =
     "Decode and summarise the NFS traffic of a capture: RPC calls and replies,\n"
     "per-operation latency, NFS status, connections, and what could not be analysed.\n"
     "\n"
-    "  -r FILE               read a pcap or pcapng file ('-' = standard input)\n"
+    "  -r FILE               read a pcap or pcapng file ('-' = standard input); one -r only:\n"
+    "                        merge files first (mergecap -w - a b | nfsscope -r -)\n"
     "  -i INTERFACE          capture live from INTERFACE ('any' = all); the report is printed\n"
     "                        when stopped by Ctrl-C, SIGTERM or SIGHUP (frames already\n"
     "                        captured are still analysed) or after -c\n"
@@ -32,7 +36,10 @@ static const char usage[] =
     "  --interval SEC        summary line period: wall time for -i, capture time for -r\n"
     "                        (default 10)\n"
     "  --speed N|max         the screen replaying -r: N x the capture's pace (default 1)\n"
-    "  -o FILE               write the report to FILE instead of standard output\n"
+    "  -o FILE               write the report to FILE instead of standard output ('-' = stdout)\n"
+    "  -n                    accepted for tcpdump's sake: nfsscope never resolves names\n"
+    "  -q                    shorter report: capture, RPC totals, findings, what was not analysed\n"
+    "  -v                    more detail: every operation's p90 and p99.9 and min latency\n"
     "  -Z USER               once the capture and the output files are open, switch to USER;\n"
     "                        as root, live capture switches to 'tcpdump' (else 'nobody') by\n"
     "                        default (-Z root stays root)\n"
@@ -46,8 +53,18 @@ static const char usage[] =
     "  --grace-period SEC    NFS4ERR_GRACE for longer than SEC seconds is GRACE_STUCK (default 90)\n"
     "  --rto-factor F        RTO_INFLATED: a UDP resend waited more than F x the RTO (default 8)\n"
     "  --udp-timeo SEC       UDP client's initial retransmit timeout, as mount -o timeo (default 1.1)\n"
-    "  --udp-retrans N       UDP resends before a major timeout, as mount -o retrans (default 3)\n"    "  --fail-on KIND[,KIND...]\n"
+    "  --udp-retrans N       UDP resends before a major timeout, as mount -o retrans (default 3)\n"
+    "  --client ADDR         report only the RPCs of this client address (any port)\n"
+    "  --server ADDR[:PORT]  ... of this server ([V6]:PORT for IPv6 with a port)\n"
+    "  --session HEX         ... of this NFSv4.1 session (its id or a prefix of 8+ hex digits)\n"
+    "  --clientid HEX        ... of this NFSv4 client ID (16 hex digits, as the report prints it)\n"
+    "  --from TIME           ... from TIME: seconds from the capture's start (30, +30), a UTC\n"
+    "                        time (2026-12-02 10:00:01.5) or a time of day (10:00:01)\n"
+    "  --to TIME             ... up to TIME (same forms); these narrow the report after\n"
+    "                        decoding, which a BPF filter cannot (a session spans connections)\n"
+    "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
+    "                        (case-insensitive; the kinds are listed in the man page)\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
     "  -h, --help            this help\n"
@@ -75,6 +92,7 @@ bool parse_size(const char *s, uint64_t *out)
     case 'k': case 'K': shift = 10; end++; break;
     case 'm': case 'M': shift = 20; end++; break;
     case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
     default: return false;
     }
     if (*end || v > (UINT64_MAX >> shift)) return false;
@@ -84,7 +102,26 @@ bool parse_size(const char *s, uint64_t *out)
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
-       OPT_SPEED, OPT_INTERVAL };
+       OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO };
+
+static const char *narrow_name(int c)
+{
+    return c == OPT_CLIENT ? "client" : c == OPT_SERVER ? "server" : c == OPT_SESSION ? "session"
+         : c == OPT_CLIENTID ? "clientid" : c == OPT_FROM ? "from" : "to";
+}
+
+/* One of the narrowing options into spec; false with the reason. */
+static bool narrow_option(int c, const char *v, struct filter_spec *n, char *err, size_t errlen)
+{
+    switch (c) {
+    case OPT_CLIENT: n->client = v; return filter_parse_addr(v, false, err, errlen);
+    case OPT_SERVER: n->server = v; return filter_parse_addr(v, true, err, errlen);
+    case OPT_SESSION: n->session = v; return filter_parse_hex(v, 8, 32, err, errlen);
+    case OPT_CLIENTID: n->clientid = v; return filter_parse_hex(v, 16, 16, err, errlen);
+    case OPT_FROM: n->from_text = v; return filter_parse_time(v, &n->from, err, errlen);
+    default: n->to_text = v; return filter_parse_time(v, &n->to, err, errlen);
+    }
+}
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -104,6 +141,12 @@ int options_parse(int argc, char **argv, struct options *o)
         {"batch", no_argument, NULL, OPT_BATCH},
         {"speed", required_argument, NULL, OPT_SPEED},
         {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"client", required_argument, NULL, OPT_CLIENT},
+        {"server", required_argument, NULL, OPT_SERVER},
+        {"session", required_argument, NULL, OPT_SESSION},
+        {"clientid", required_argument, NULL, OPT_CLIENTID},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"to", required_argument, NULL, OPT_TO},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -118,10 +161,20 @@ int options_parse(int argc, char **argv, struct options *o)
     o->interval_ns = 10ll * 1000000000ll;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:B:w:C:W:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:B:w:C:W:nvq", longopts, NULL)) != -1) {
         char *end;
         switch (c) {
-        case 'r': o->read_file = optarg; break;
+        case 'r':
+            if (o->read_file) {
+                fprintf(stderr, "nfsscope: -r given twice (%s, %s): nfsscope reads one capture; merge them in time order "
+                                "first: mergecap -w - FILES | nfsscope -r -\n", o->read_file, optarg);
+                return -1;
+            }
+            o->read_file = optarg;
+            break;
+        case 'n': break; /* names are never resolved */
+        case 'v': o->verbosity = 1; break;
+        case 'q': o->verbosity = -1; break;
         case 'i': o->interface = optarg; break;
         case 'o': o->output = optarg; break;
         case 'Z': o->user = optarg; break;
@@ -139,10 +192,21 @@ int options_parse(int argc, char **argv, struct options *o)
             else { fprintf(stderr, "nfsscope: --format: expected text or json, got %s\n", optarg); return -1; }
             break;
         case OPT_TXNLOG: o->txn_log = optarg; break;
-        case OPT_FAILON: o->fail_on = optarg; break;
+        case OPT_FAILON: {
+            char why[1024];
+            free(o->fail_on);
+            o->fail_on = strdup(optarg);
+            if (!o->fail_on) return -1;
+            if (!finding_kinds_check(o->fail_on, why, sizeof why)) { fprintf(stderr, "nfsscope: %s\n", why); return -1; }
+            break;
+        }
         case OPT_MEMCAP:
-            if (!parse_size(optarg, &o->memcap) || o->memcap < (1u << 20)) {
-                fprintf(stderr, "nfsscope: --memcap: expected a size of at least 1M (e.g. 64M), got %s\n", optarg);
+            if (!parse_size(optarg, &o->memcap)) {
+                fprintf(stderr, "nfsscope: --memcap: expected a size with K/M/G/T suffix (e.g. 64M), got %s\n", optarg);
+                return -1;
+            }
+            if (o->memcap < (1u << 20) || o->memcap > (1ull << 40)) {
+                fprintf(stderr, "nfsscope: --memcap: expected a size from 1M to 1T, got %s\n", optarg);
                 return -1;
             }
             break;
@@ -212,10 +276,16 @@ int options_parse(int argc, char **argv, struct options *o)
             o->interval_ns = (int64_t)(sec * 1e9);
             break;
         }
+        case OPT_CLIENT: case OPT_SERVER: case OPT_SESSION: case OPT_CLIENTID: case OPT_FROM: case OPT_TO: {
+            char why[512];
+            if (narrow_option(c, optarg, &o->narrow, why, sizeof why)) break;
+            fprintf(stderr, "nfsscope: --%s: %s\n", narrow_name(c), why);
+            return -1;
+        }
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_NOPROGRESS: o->progress = 0; break;
         case 'h': fputs(usage, stdout); return 1;
-        case OPT_VERSION: puts("nfsscope 0.1.0"); return 1;
+        case OPT_VERSION: puts("nfsscope " NFSSCOPE_VERSION); return 1;
         default:
             if (optopt && optopt < 256) fprintf(stderr, "nfsscope: option -%c: unknown or missing its argument\n", optopt);
             else fprintf(stderr, "nfsscope: unknown option %s\n", argv[optind - 1]);
@@ -225,6 +295,25 @@ int options_parse(int argc, char **argv, struct options *o)
     }
     if (!o->read_file == !o->interface) {
         fprintf(stderr, "nfsscope: give exactly one of -r FILE or -i INTERFACE (try 'nfsscope --help')\n");
+        return -1;
+    }
+    const struct filter_spec *nw = &o->narrow;
+    if (nw->from.kind && nw->from.kind == nw->to.kind && nw->from.ns > nw->to.ns) {
+        fprintf(stderr, "nfsscope: --from %s is after --to %s\n", nw->from_text, nw->to_text);
+        return -1;
+    }
+    if (o->verbosity && o->format == FORMAT_JSON) {
+        fprintf(stderr, "nfsscope: -v and -q change the text report only; the JSON report has every field\n");
+        return -1;
+    }
+    char why[1024];
+    if (options_same_output("-o", o->output, "--txn-log", o->txn_log, why, sizeof why) ||
+        options_same_output("-o", o->output, "-w", o->write_file, why, sizeof why) ||
+        options_same_output("--txn-log", o->txn_log, "-w", o->write_file, why, sizeof why) ||
+        options_same_output("-r", o->read_file, "-o", o->output, why, sizeof why) ||
+        options_same_output("-r", o->read_file, "--txn-log", o->txn_log, why, sizeof why) ||
+        options_same_output("-r", o->read_file, "-w", o->write_file, why, sizeof why)) {
+        fprintf(stderr, "nfsscope: %s\n", why);
         return -1;
     }
     if (optind < argc) { /* the BPF expression, words joined by spaces like tcpdump */
@@ -240,4 +329,30 @@ int options_parse(int argc, char **argv, struct options *o)
     return 0;
 }
 
-void options_free(struct options *o) { free(o->filter); }
+/* Same file: the same name, or an existing file with the same inode. Only
+ * the report may share standard output (with --txn-log -, the report goes
+ * to -o only, so "-o - --txn-log -" is a clash too). "-r -" reads stdin and
+ * clashes with nothing. */
+bool options_same_output(const char *a, const char *pa, const char *b, const char *pb, char *err, size_t errlen)
+{
+    if (!pa || !pb) return false;
+    bool reads = strcmp(a, "-r") == 0;
+    if (strcmp(pa, "-") == 0 || strcmp(pb, "-") == 0) {
+        if (reads || strcmp(pa, pb) != 0) return false;
+        snprintf(err, errlen, "%s and %s both write to standard output: give one of them a file", a, b);
+        return true;
+    }
+    struct stat sa, sb;
+    bool same = strcmp(pa, pb) == 0 ||
+                (stat(pa, &sa) == 0 && stat(pb, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+    if (!same) return false;
+    if (reads) snprintf(err, errlen, "%s %s would overwrite the capture being read", b, pb);
+    else snprintf(err, errlen, "%s and %s name the same file (%s): one would overwrite the other", a, b, pb);
+    return true;
+}
+
+void options_free(struct options *o)
+{
+    free(o->filter);
+    free(o->fail_on);
+}

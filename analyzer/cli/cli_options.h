@@ -2,6 +2,10 @@
 #ifndef NFSSCOPE_CLI_OPTIONS_H
 #define NFSSCOPE_CLI_OPTIONS_H
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli_filter.h"
 #include <stdint.h>
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON };
@@ -22,14 +26,14 @@ struct options {
     char *filter;              /* BPF expression from the remaining arguments */
     enum out_format format;
     const char *txn_log;       /* --txn-log */
-    const char *output;        /* -o: report file (default stdout) */
+    const char *output;        /* -o: report file (NULL or "-": stdout) */
     const char *user;          /* -Z: user to switch to once the capture is open */
     uint64_t memcap;
     int64_t call_timeout_ns;
     long long count;           /* -c: stop after this many frames (0 = all) */
     int snaplen;               /* -s for live capture */
     int progress;              /* -1 auto, 0 off, 1 on */
-    const char *fail_on;       /* --fail-on KIND[,KIND...] */
+    char *fail_on;             /* --fail-on KIND[,KIND...], checked and in upper case */
     uint32_t storm_count;      /* --storm-count (0 = default) */
     int64_t storm_window_ns;   /* --storm-window */
     int64_t grace_period_ns;   /* --grace-period */
@@ -44,12 +48,19 @@ struct options {
     int screen;                /* -1 auto (-i on a terminal), 0 --batch, 1 --tui */
     double speed;              /* --speed N: replay at N x capture timing; 0 = as fast as possible (max) */
     int64_t interval_ns;       /* --interval: summary line period without the screen (default 10 s) */
+    struct filter_spec narrow; /* --client --server --session --clientid --from --to */
+    /* tcpdump habits */
+    int verbosity;             /* -q: -1 (summary and findings), 0 default, -v: 1 (more per table) */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),
  * -1 on a usage error (message already printed). */
 int options_parse(int argc, char **argv, struct options *o);
 void options_free(struct options *o);
+/* Two outputs naming the same file ('-' = standard output, or the same
+ * inode once opened) would overwrite each other: true with a one-line
+ * reason in err. a, b: "-o", "--txn-log"...; paths may be NULL. */
+bool options_same_output(const char *a, const char *pa, const char *b, const char *pb, char *err, size_t errlen);
 /* "64M" -> bytes; false if not a size. */
 bool parse_size(const char *s, uint64_t *out);
 

@@ -27,14 +27,16 @@ static void conns_text(FILE *o, const struct ns_finding *f)
     for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%s%s", i ? "," : "", ns_conn_name(f->conns[i], id, sizeof id));
 }
 
-void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy)
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy, const struct filter *flt)
 {
     const struct ns_finding *const *v;
-    size_t n = ns_analyzer_findings(a, &v);
-    fprintf(o, "\n%s (%zu)\n", sec->title, n);
-    if (!n) { fputs("  none\n", o); return; }
+    size_t n = ns_analyzer_findings(a, &v), shown = 0;
+    for (size_t i = 0; i < n; i++) shown += filter_shows_finding(flt, v[i]);
+    fprintf(o, "\n%s (%zu)\n", sec->title, shown);
+    if (!shown) { fputs("  none\n", o); return; }
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *f = v[i];
+        if (!filter_shows_finding(flt, f)) continue;
         char t0[NS_TIME_STRLEN], t1[NS_TIME_STRLEN];
         ns_clock_str(f->first_ts_ns, t0, sizeof t0);
         ns_clock_str(f->last_ts_ns, t1, sizeof t1);
@@ -61,14 +63,17 @@ void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
     if (dropped) fprintf(o, "  (%" PRIu64 " more findings not kept: memory cap)\n", dropped);
 }
 
-void report_findings_json(FILE *o, ns_analyzer *a, bool lossy)
+void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct filter *flt)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
+    bool first = true;
     fputs(",\"findings\":[", o);
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *f = v[i];
-        fputs(i ? ",{\"kind\":" : "{\"kind\":", o);
+        if (!filter_shows_finding(flt, f)) continue;
+        fputs(first ? "{\"kind\":" : ",{\"kind\":", o);
+        first = false;
         json_cstr(o, f->kind);
         fputs(",\"severity\":", o);
         json_cstr(o, ns_severity_name(f->severity));

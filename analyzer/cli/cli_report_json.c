@@ -1,6 +1,7 @@
 #include <inttypes.h>
 
 #include "cli_json.h"
+#include "nfsscope/names.h"
 #include "cli_report.h"
 
 static void kv_u(FILE *o, const char *k, uint64_t v, bool comma)
@@ -35,6 +36,24 @@ static void capture(FILE *o, const struct ns_stats *st, const struct report_info
     fputs(",\"wall_stop\":", o);
     if (ri->live && ri->end_ns) json_ts(o, ri->end_ns); else fputs("null", o);
     fprintf(o, ",\"lower_bounds\":%s", report_lossy(ri) ? "true" : "false");
+    fputs(",\"frame_limit\":", o); /* -c */
+    if (ri->count) fprintf(o, "%lld", ri->count); else fputs("null", o);
+    fputs(",\"filter\":", o);
+    if (ri->filter) {
+        fputs("{\"description\":", o);
+        json_cstr(o, filter_describe(ri->filter));
+        int64_t lo, hi;
+        bool w = filter_window(ri->filter, &lo, &hi);
+        fputs(",\"from\":", o);
+        if (w && lo != INT64_MIN) json_ts(o, lo); else fputs("null", o);
+        fputs(",\"to\":", o);
+        if (w && hi != INT64_MAX) json_ts(o, hi); else fputs("null", o);
+        kv_u(o, "transactions_matched", filter_matched(ri->filter), true);
+        kv_u(o, "transactions_seen", filter_seen(ri->filter), true);
+        fputc('}', o);
+    } else {
+        fputs("null", o);
+    }
     fputc('}', o);
 }
 
@@ -56,16 +75,19 @@ static void rpc(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
-static void connections(FILE *o, const ns_analyzer *a)
+static void connections(FILE *o, const ns_analyzer *a, const struct filter *flt)
 {
     fputs(",\"connections\":[", o);
     size_t n = ns_analyzer_conn_count(a);
+    bool first = true;
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
+        if (!filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
-        fputs(id > 1 ? ",{\"id\":" : "{\"id\":", o);
+        fputs(first ? "{\"id\":" : ",{\"id\":", o);
+        first = false;
         json_conn(o, c->id);
         fprintf(o, ",\"transport\":\"%s\",\"client\":", ns_transport_name(c->transport));
         json_cstr(o, cl);
@@ -103,12 +125,15 @@ static void ops(FILE *o, const struct ns_stats *st)
         ns_latency_summarize(&s->latency, &l);
         fprintf(o, "%s{\"name\":", i ? "," : "");
         json_cstr(o, rows[i].name);
+        /* mixed captures list GETATTR of v3 and of v4: the key tells them apart */
+        kv_u(o, "version", rows[i].key >= 2000 && rows[i].key < 3000 ? 3 : 4, true);
         kv_u(o, "count", s->count, true);
         kv_u(o, "in_compounds", s->in_compounds, true);
         kv_u(o, "errors", s->errors, true);
         kv_u(o, "latency_samples", l.count, true);
         if (l.count) {
-            kv_u(o, "mean_us", l.mean_ns / 1000, true);
+            /* exact mean, to the nanosecond (not truncated to whole microseconds) */
+            fprintf(o, ",\"mean_us\":%.3f", (double)s->latency.sum_ns / (double)l.count / 1000.0);
             kv_u(o, "p50_us", l.p50_ns / 1000, true);
             kv_u(o, "p95_us", l.p95_ns / 1000, true);
             kv_u(o, "p99_us", l.p99_ns / 1000, true);
@@ -135,7 +160,7 @@ static void status(FILE *o, const struct ns_stats *st)
     fputc(']', o);
 }
 
-static void skipped(FILE *o, const struct ns_stats *st)
+static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
 {
     fputs(",\"not_analysed\":{", o);
     kv_u(o, "undecodable_frames", st->frames_undecodable, false);
@@ -151,6 +176,7 @@ static void skipped(FILE *o, const struct ns_stats *st)
     kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
     kv_u(o, "ip_fragments", st->ip_fragments, true);
     kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
+    kv_u(o, "ip_datagrams_first_fragment_only", first_only, true);
     kv_u(o, "calls_cut_by_end", st->rpc_calls_cut_by_end, true);
     kv_u(o, "nfs2_calls", st->nfs2_calls, true);
     kv_u(o, "udp_not_rpc", st->udp_not_rpc, true);
@@ -168,18 +194,55 @@ static void skipped(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
+/* programs[]: MOUNT, portmap ... per procedure (the text "Other RPC programs"). */
+static void programs(FILE *o, struct programs *pg)
+{
+    fputs(",\"programs\":[", o);
+    if (pg) programs_sort(pg);
+    for (size_t i = 0; pg && i < pg->n; i++) {
+        const struct program_row *r = &pg->rows[i];
+        struct ns_latency_summary l;
+        ns_latency_summarize(&r->latency, &l);
+        const char *proc = ns_rpc_proc_name(r->prog, r->vers, r->proc);
+        fprintf(o, "%s{\"program\":", i ? "," : "");
+        json_cstr(o, ns_rpc_prog_name(r->prog));
+        kv_u(o, "prog", r->prog, true);
+        kv_u(o, "vers", r->vers, true);
+        kv_u(o, "proc", r->proc, true);
+        fputs(",\"procedure\":", o);
+        if (proc) json_cstr(o, proc); else fputs("null", o);
+        kv_u(o, "calls", r->calls, true);
+        kv_u(o, "errors", r->errors, true);
+        kv_u(o, "latency_samples", l.count, true);
+        if (l.count) {
+            fprintf(o, ",\"mean_us\":%.3f", (double)r->latency.sum_ns / (double)l.count / 1000.0);
+            kv_u(o, "p50_us", l.p50_ns / 1000, true);
+            kv_u(o, "p95_us", l.p95_ns / 1000, true);
+            kv_u(o, "p99_us", l.p99_ns / 1000, true);
+            kv_u(o, "max_us", l.max_ns / 1000, true);
+        } else {
+            fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
+        }
+        fputc('}', o);
+    }
+    fprintf(o, "],\"programs_not_listed\":%" PRIu64, pg ? pg->overflow : 0);
+}
+
 void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
-    fputs("{\"nfsscope\":{\"version\":\"0.1.0\"},", o);
+    fputs("{\"nfsscope\":{\"version\":\"" NFSSCOPE_VERSION "\"},", o);
     capture(o, st, ri);
-    rpc(o, st);
-    connections(o, a);
-    ops(o, st);
-    status(o, st);
-    report_sessions_json(o, a);
-    report_udp_json(o, a);
-    report_findings_json(o, a, report_lossy(ri));
-    skipped(o, st);
+    /* with --client, --session ...: the figures of the matching transactions */
+    const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
+    rpc(o, fst);
+    connections(o, a, ri->filter);
+    ops(o, fst);
+    status(o, fst);
+    programs(o, ri->programs);
+    report_sessions_json(o, a, ri->filter);
+    report_udp_json(o, a, ri->filter);
+    report_findings_json(o, a, report_lossy(ri), ri->filter);
+    skipped(o, st, report_first_fragment_only(a));
     fputs("}\n", o);
 }

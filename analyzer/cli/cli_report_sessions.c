@@ -16,12 +16,14 @@ static void text_bytes(FILE *o, const uint8_t *b, size_t n)
 
 /* ---- text ---- */
 
-void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
+void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
-    size_t n = ns_analyzer_client_count(a);
-    fprintf(o, "\n%s (%zu)\n", sec->title, n);
+    size_t n = ns_analyzer_client_count(a), shown = 0;
+    for (size_t i = 0; i < n; i++) shown += filter_shows_client(flt, ns_analyzer_client(a, i)->clientid);
+    fprintf(o, "\n%s (%zu)\n", sec->title, shown);
     for (size_t i = 0; i < n; i++) {
         const struct ns_client_view *c = ns_analyzer_client(a, i);
+        if (!filter_shows_client(flt, c->clientid)) continue;
         fprintf(o, "  client %016" PRIx64, c->clientid);
         if (c->from_exchange_id) {
             fputs("  owner \"", o);
@@ -59,12 +61,17 @@ static void chan_text(FILE *o, const char *name, const struct ns_session_view *s
     fputc('\n', o);
 }
 
-void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
+void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
-    size_t n = ns_analyzer_session_count(a);
-    fprintf(o, "\n%s (%zu)\n", sec->title, n);
+    size_t n = ns_analyzer_session_count(a), shown = 0;
     for (size_t i = 0; i < n; i++) {
         const struct ns_session_view *s = ns_analyzer_session(a, i);
+        shown += filter_shows_session(flt, s->sessionid, s->has_client, s->clientid);
+    }
+    fprintf(o, "\n%s (%zu)\n", sec->title, shown);
+    for (size_t i = 0; i < n; i++) {
+        const struct ns_session_view *s = ns_analyzer_session(a, i);
+        if (!filter_shows_session(flt, s->sessionid, s->has_client, s->clientid)) continue;
         char sid[2 * NS_SESSIONID_LEN + 1], id[NS_CONN_NAME_LEN];
         ns_hex_str(s->sessionid, NS_SESSIONID_LEN, sid, sizeof sid);
         fprintf(o, "  session %s", sid);
@@ -115,12 +122,12 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
         fputc('\n', o);
         fputs("    ops", o);
         for (uint32_t op = 0; op < NS_SESSION_OPS; op++)
-            if (s->ops[op] && op != 53) fprintf(o, " %s %" PRIu64, ns_session_op_name(op), s->ops[op]); /* SEQUENCE: in every one */
+            if (s->ops[op] && op != 53) fprintf(o, "  %s %" PRIu64, ns_session_op_name(op), s->ops[op]); /* SEQUENCE: in every one */
         fputc('\n', o);
         if (s->nstatus) {
             fputs("    error statuses", o);
             for (uint32_t k = 0; k < s->nstatus; k++)
-                fprintf(o, " %s %" PRIu64, ns_nfs4_status_name(s->status[k].status), s->status[k].count);
+                fprintf(o, "  %s %" PRIu64, ns_nfs4_status_name(s->status[k].status), s->status[k].count);
             fputc('\n', o);
         }
     }
@@ -180,14 +187,17 @@ static void chan_json(FILE *o, const char *name, const struct ns_session_view *s
     fputc('}', o);
 }
 
-static void clients_json(FILE *o, const ns_analyzer *a)
+static void clients_json(FILE *o, const ns_analyzer *a, const struct filter *flt)
 {
     size_t n = ns_analyzer_client_count(a);
+    bool first = true;
     fputs(",\"clients\":[", o);
     for (size_t i = 0; i < n; i++) {
         const struct ns_client_view *c = ns_analyzer_client(a, i);
-        fprintf(o, "%s{\"clientid\":\"%016" PRIx64 "\",\"from_exchange_id\":%s", i ? "," : "", c->clientid,
+        if (!filter_shows_client(flt, c->clientid)) continue;
+        fprintf(o, "%s{\"clientid\":\"%016" PRIx64 "\",\"from_exchange_id\":%s", first ? "" : ",", c->clientid,
                 c->from_exchange_id ? "true" : "false");
+        first = false;
         fputs(",\"owner\":", o);
         if (c->from_exchange_id) json_str(o, (const char *)c->owner, c->owner_len); else fputs("null", o);
         fprintf(o, ",\"owner_truncated\":%s", c->owner_len < c->owner_wire_len ? "true" : "false");
@@ -349,14 +359,18 @@ static void read_json(FILE *o, const struct ns_read_bytes *r)
             r->read_bytes);
 }
 
-void report_sessions_json(FILE *o, ns_analyzer *a)
+void report_sessions_json(FILE *o, ns_analyzer *a, const struct filter *flt)
 {
-    clients_json(o, a);
+    clients_json(o, a, flt);
     fputs(",\"sessions\":[", o);
     size_t n = ns_analyzer_session_count(a);
+    bool first = true;
     for (size_t i = 0; i < n; i++) {
-        if (i) fputc(',', o);
-        session_json(o, ns_analyzer_session(a, i));
+        const struct ns_session_view *s = ns_analyzer_session(a, i);
+        if (!filter_shows_session(flt, s->sessionid, s->has_client, s->clientid)) continue;
+        if (!first) fputc(',', o);
+        first = false;
+        session_json(o, s);
     }
     fputs("],\"read_plus\":{", o);
     read_json(o, ns_analyzer_read_totals(a));

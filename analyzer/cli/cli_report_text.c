@@ -1,8 +1,12 @@
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli_report.h"
+#include "cli_table.h"
+#include "nfsscope/names.h"
 
-static double us(uint64_t ns) { return (double)ns / 1000.0; }
+#define REPORT_WIDTH 100
 
 static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri,
                             const struct ns_section_info *sec)
@@ -11,7 +15,8 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
     if (ri->live && ri->start_ns) {
         ns_time_str(ri->start_ns, a, sizeof a);
         ns_time_str(ri->end_ns, b, sizeof b);
-        fprintf(o, "%s %s (live, from %s to %s, wall clock)\n", sec->title, ri->source, a, b);
+        fprintf(o, "%s  %s (live)\n", sec->title, ri->source);
+        fprintf(o, "  wall clock    %s .. %s\n", a, b);
     } else {
         fprintf(o, "%s  %s\n", sec->title, ri->source);
     }
@@ -30,10 +35,25 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct rep
     for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
     fputc('\n', o);
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
+    if (ri->count) fprintf(o, "  frame limit   -c %lld\n", ri->count);
+    if (ri->filter) {
+        fprintf(o, "  filter        %s\n", filter_describe(ri->filter));
+        int64_t lo, hi;
+        if (filter_window(ri->filter, &lo, &hi)) {
+            char x[NS_TIME_STRLEN] = "start", y[NS_TIME_STRLEN] = "end";
+            if (lo != INT64_MIN) ns_time_str(lo, x, sizeof x);
+            if (hi != INT64_MAX) ns_time_str(hi, y, sizeof y);
+            fprintf(o, "  window        %s .. %s\n", x, y);
+        }
+        uint64_t m = filter_matched(ri->filter), n = filter_seen(ri->filter);
+        fprintf(o, "  matched       %" PRIu64 " of %" PRIu64 " RPC transaction%s%s\n", m, n, n == 1 ? "" : "s",
+                m ? "; connections, sessions and not analysed: figures of the whole capture" : "");
+        if (!m) fputs("  nothing matches the filter: no report\n", o);
+    }
     if (ri->counters)
         fprintf(o, "  dropped       %" PRIu64 " by the kernel, %" PRIu64 " by the interface%s\n", ri->kernel_drops,
                 ri->interface_drops,
-                report_lossy(ri) ? ": frames are missing, the counts below are lower bounds" : "");
+                report_lossy(ri) ? ": counts below are lower bounds" : "");
 }
 
 /* Sections whose figures count what was captured: short of the truth when
@@ -55,44 +75,138 @@ static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_sect
     if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
 }
 
-static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec)
+static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
-    size_t n = ns_analyzer_conn_count(a);
-    fprintf(o, "\n%s (%zu)\n", sec->title, n);
-    if (!n) return;
-    fprintf(o, "  %-5s %-4s %-28s %-28s %8s %8s %12s %12s %10s\n", "id", "tr", "client", "server", "calls",
-            "replies", "bytes>srv", "bytes>cli", "missing");
+    size_t n = ns_analyzer_conn_count(a), shown = 0;
+    for (uint32_t id = 1; id <= n; id++) shown += filter_shows_conn(flt, id);
+    fprintf(o, "\n%s (%zu)\n", sec->title, shown);
+    if (!shown) return;
+    static const char *const heads[] = {"id", "tr", "client", "server", "calls", "replies", "bytes>srv", "bytes>cli",
+                                        "missing", ""};
+    struct table *t = table_new("lllrrrrrrl", heads);
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
+        if (!filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
-        fprintf(o, "  %-5s %-4s %-28s %-28s %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "%s\n",
-                ns_conn_name(c->id, ids, sizeof ids), ns_transport_name(c->transport), cl, sv, c->calls, c->replies,
-                c->bytes_to_server, c->bytes_to_client, c->missing_bytes, c->mid_stream ? "  (mid-stream)" : "");
+        table_cell(t, "%s", ns_conn_name(c->id, ids, sizeof ids));
+        table_cell(t, "%s", ns_transport_name(c->transport));
+        table_cell(t, "%s", cl);
+        table_cell(t, "%s", sv);
+        table_cell(t, "%" PRIu64, c->calls);
+        table_cell(t, "%" PRIu64, c->replies);
+        table_cell(t, "%" PRIu64, c->bytes_to_server);
+        table_cell(t, "%" PRIu64, c->bytes_to_client);
+        table_cell(t, "%" PRIu64, c->missing_bytes);
+        table_cell(t, "%s", c->mid_stream ? "(mid-stream)" : "");
+        table_row_end(t);
     }
+    table_print(t, o, 2);
 }
 
-static void section_ops(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
+/* The NFS version an operation key belongs to. */
+static const char *op_version(uint32_t key)
 {
-    struct ns_op_row rows[NS_OPKEY_MAX];
+    return key >= 2000 && key < 3000 ? "v3" : key >= 1000 && key < 2000 ? "v4 cb" : key == NS_OPKEY_CBNULL ? "v4 cb" : "v4";
+}
+
+/* Latency columns of one table row: exact mean (and with -v min), then the
+ * histogram's percentiles, then the exact max; "-" without a latency. */
+static void latency_cells(struct table *t, const struct ns_latency *lat, struct time_unit u, bool verbose)
+{
+    struct ns_latency_summary l;
+    ns_latency_summarize(lat, &l);
+    int cols = verbose ? 8 : 5;
+    if (!l.count) {
+        for (int i = 0; i < cols; i++) table_cell(t, "-");
+        return;
+    }
+    char b[32];
+    fmt_exact(b, sizeof b, (double)lat->sum_ns / (double)l.count, u);
+    table_cell(t, "%s", b);
+    if (verbose) { fmt_exact(b, sizeof b, (double)lat->min_ns, u); table_cell(t, "%s", b); }
+    fmt_percentile(b, sizeof b, l.p50_ns, u);
+    table_cell(t, "%s", b);
+    if (verbose) { fmt_percentile(b, sizeof b, ns_latency_percentile_ns(lat, 0.90), u); table_cell(t, "%s", b); }
+    fmt_percentile(b, sizeof b, l.p95_ns, u);
+    table_cell(t, "%s", b);
+    fmt_percentile(b, sizeof b, l.p99_ns, u);
+    table_cell(t, "%s", b);
+    if (verbose) { fmt_percentile(b, sizeof b, ns_latency_percentile_ns(lat, 0.999), u); table_cell(t, "%s", b); }
+    fmt_exact(b, sizeof b, (double)l.max_ns, u);
+    table_cell(t, "%s", b);
+}
+
+/* Heads of the latency columns, unit in the first. */
+static void latency_heads(const char **h, struct time_unit u, bool verbose, char *mean, size_t n)
+{
+    snprintf(mean, n, "mean %s", u.name);
+    size_t i = 0;
+    h[i++] = mean;
+    if (verbose) h[i++] = "min";
+    h[i++] = "p50";
+    if (verbose) h[i++] = "p90";
+    h[i++] = "p95";
+    h[i++] = "p99";
+    if (verbose) h[i++] = "p99.9";
+    h[i++] = "max";
+}
+
+static void section_ops(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec, bool verbose)
+{
+    static struct ns_op_row rows[NS_OPKEY_MAX]; /* large: not on the stack */
     size_t n = ns_op_rows(st, rows, NS_OPKEY_MAX);
-    fprintf(o, "\n%s (latency in microseconds; NFSv4 by main operation of the COMPOUND)\n", sec->title);
+    fprintf(o, "\n%s (NFSv4 by main operation of the COMPOUND)\n", sec->title);
     if (!n) return;
-    fprintf(o, "  %-22s %8s %8s %8s %10s %10s %10s %10s %10s\n", "operation", "count", "in-cpd", "errors", "mean", "p50",
-            "p95", "p99", "max");
+    uint64_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].s->latency.count && rows[i].s->latency.max_ns > max) max = rows[i].s->latency.max_ns;
+    struct time_unit u = time_unit_for(max);
+    const char *heads[TABLE_COLS] = {"operation", "vers", "count", "in-cpd", "errors"};
+    char mean[16];
+    latency_heads(heads + 5, u, verbose, mean, sizeof mean);
+    struct table *t = table_new(verbose ? "llrrrrrrrrrrr" : "llrrrrrrrr", heads);
     for (size_t i = 0; i < n; i++) {
         const struct ns_op_stats *s = rows[i].s;
-        struct ns_latency_summary l;
-        ns_latency_summarize(&s->latency, &l);
-        if (l.count)
-            fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", rows[i].name,
-                    s->count, s->in_compounds, s->errors, us(l.mean_ns), us(l.p50_ns), us(l.p95_ns), us(l.p99_ns),
-                    us(l.max_ns));
-        else
-            fprintf(o, "  %-22s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %10s %10s %10s %10s %10s\n", rows[i].name, s->count,
-                    s->in_compounds, s->errors, "-", "-", "-", "-", "-");
+        table_cell(t, "%s", rows[i].name);
+        table_cell(t, "%s", op_version(rows[i].key));
+        table_cell(t, "%" PRIu64, s->count);
+        table_cell(t, "%" PRIu64, s->in_compounds);
+        table_cell(t, "%" PRIu64, s->errors);
+        latency_cells(t, &s->latency, u, verbose);
+        table_row_end(t);
     }
+    table_print(t, o, 2);
+}
+
+/* MOUNT, portmap, NLM ...: counted in the RPC totals, listed here. */
+static void section_programs(FILE *o, struct programs *pg, bool verbose)
+{
+    if (!pg || (!pg->n && !pg->overflow)) return;
+    programs_sort(pg);
+    uint64_t max = 0;
+    for (size_t i = 0; i < pg->n; i++)
+        if (pg->rows[i].latency.count && pg->rows[i].latency.max_ns > max) max = pg->rows[i].latency.max_ns;
+    struct time_unit u = time_unit_for(max);
+    fprintf(o, "\nOther RPC programs (%zu procedure%s)\n", pg->n, pg->n == 1 ? "" : "s");
+    const char *heads[TABLE_COLS] = {"program", "vers", "procedure", "calls", "errors"};
+    char mean[16];
+    latency_heads(heads + 5, u, verbose, mean, sizeof mean);
+    struct table *t = table_new(verbose ? "lrlrrrrrrrrrr" : "lrlrrrrrrr", heads);
+    for (size_t i = 0; i < pg->n; i++) {
+        const struct program_row *r = &pg->rows[i];
+        const char *proc = ns_rpc_proc_name(r->prog, r->vers, r->proc);
+        table_cell(t, "%s", ns_rpc_prog_name(r->prog));
+        table_cell(t, "%" PRIu32, r->vers);
+        if (proc) table_cell(t, "%s", proc); else table_cell(t, "%" PRIu32, r->proc);
+        table_cell(t, "%" PRIu64, r->calls);
+        table_cell(t, "%" PRIu64, r->errors);
+        latency_cells(t, &r->latency, u, verbose);
+        table_row_end(t);
+    }
+    table_print(t, o, 2);
+    if (pg->overflow) fprintf(o, "  (%" PRIu64 " more calls of other procedures not listed)\n", pg->overflow);
 }
 
 static void section_status(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
@@ -108,9 +222,15 @@ static void line_if(FILE *o, const char *what, uint64_t v)
     if (v) fprintf(o, "  %-44s %" PRIu64 "\n", what, v);
 }
 
-static void section_skipped(FILE *o, const struct ns_stats *st, const struct ns_section_info *sec)
+static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec)
 {
     fprintf(o, "\n%s\n", sec->title);
+    uint64_t firsts = report_first_fragment_only(a);
+    if (firsts)
+        fprintf(o, "  WARNING: %" PRIu64 " IP datagram%s arrived as a first fragment only, never a later one: the "
+                   "capture filter dropped the later fragments (tcpdump's 'port 2049' does), so those replies look "
+                   "lost; capture with 'port 2049 or (ip[6:2] & 0x1fff != 0)'\n",
+                firsts, firsts == 1 ? "" : "s");
     uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
                    st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats |
@@ -139,27 +259,93 @@ static void section_skipped(FILE *o, const struct ns_stats *st, const struct ns_
     line_if(o, "evicted: per-operation counters (memory cap)", st->evicted_op_stats);
 }
 
-/* The sections, their order and which are left out come from the view. */
+/* -q: the summary, the findings and what could not be analysed. */
+static bool quiet_shows(enum ns_section id)
+{
+    return id == NS_SECTION_CAPTURE || id == NS_SECTION_RPC || id == NS_SECTION_FINDINGS ||
+           id == NS_SECTION_NOT_ANALYSED;
+}
+
+/* A line longer than the width is broken at spaces; its continuation is
+ * indented like a paragraph (deep indents: messages) or 4 more (a heading
+ * line of a block). A word longer than the width stays whole. */
+static void wrap_line(FILE *o, const char *s, size_t len, size_t width)
+{
+    size_t ind = 0;
+    while (ind < len && s[ind] == ' ') ind++;
+    size_t cont = ind >= 8 ? ind : ind + 4;
+    size_t pos = 0, col0 = 0; /* col0: the indent already printed for this piece */
+    while (len - pos + col0 > width) {
+        size_t lim = pos + (width - col0), brk = 0, from = pos + (pos ? 0 : ind);
+        /* between fields ("calls 3  replies 3") first, so a name stays with its value */
+        for (size_t i = lim; i > from + (width - col0) / 2; i--)
+            if (s[i] == ' ' && s[i - 1] == ' ') { brk = i - 1; break; }
+        for (size_t i = lim; !brk && i > from; i--)
+            if (s[i] == ' ') brk = i;
+        if (!brk) break;
+        size_t end = brk;
+        while (end > pos && s[end - 1] == ' ') end--;
+        fprintf(o, "%.*s\n%*s", (int)(end - pos), s + pos, (int)cont, "");
+        pos = brk;
+        while (pos < len && s[pos] == ' ') pos++;
+        col0 = cont;
+    }
+    fprintf(o, "%.*s\n", (int)(len - pos), s + pos);
+}
+
+static void wrap_text(FILE *o, const char *buf, size_t n, size_t width)
+{
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(buf + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (buf + i)) : n - i;
+        wrap_line(o, buf + i, len, width);
+        i += len + 1;
+    }
+}
+
+static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri);
+
+/* The report, readable at REPORT_WIDTH columns. */
 void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) { report_sections(o, a, ri); return; }
+    report_sections(m, a, ri);
+    if (fclose(m) != 0 || !buf) { free(buf); report_sections(o, a, ri); return; }
+    wrap_text(o, buf, n, REPORT_WIDTH);
+    free(buf);
+}
+
+/* The sections, their order and which are left out come from the view. */
+static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri)
+{
     const struct ns_stats *st = ns_analyzer_stats(a);
+    /* with --client, --session ...: the figures of the matching transactions */
+    const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
     struct ns_section_info sec[NS_SECTIONS];
     ns_report_sections(a, sec);
     for (int i = 0; i < NS_SECTIONS; i++) {
         const struct ns_section_info *s = &sec[i];
         if (!s->shown) continue;
+        if (ri->filter && !filter_matched(ri->filter) && s->id != NS_SECTION_CAPTURE) continue;
+        if (ri->verbosity < 0 && !quiet_shows(s->id)) continue;
         switch (s->id) {
         case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
-        case NS_SECTION_RPC: section_rpc(o, st, s); break;
-        case NS_SECTION_CONNECTIONS: section_conns(o, a, s); break;
-        case NS_SECTION_OPERATIONS: section_ops(o, st, s); break;
-        case NS_SECTION_STATUS: section_status(o, st, s); break;
-        case NS_SECTION_CLIENTS: report_clients_text(o, a, s); break;
-        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s); break;
-        case NS_SECTION_UDP: report_udp_text(o, a, s); break;
-        case NS_SECTION_READ_PLUS: report_read_plus_text(o, a, s); break;
-        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri)); break;
-        case NS_SECTION_NOT_ANALYSED: section_skipped(o, st, s); break;
+        case NS_SECTION_RPC: section_rpc(o, fst, s); break;
+        case NS_SECTION_CONNECTIONS: section_conns(o, a, s, ri->filter); break;
+        case NS_SECTION_OPERATIONS:
+            section_ops(o, fst, s, ri->verbosity > 0);
+            section_programs(o, ri->programs, ri->verbosity > 0);
+            break;
+        case NS_SECTION_STATUS: section_status(o, fst, s); break;
+        case NS_SECTION_CLIENTS: report_clients_text(o, a, s, ri->filter); break;
+        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
+        case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
+        case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
+        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
+        case NS_SECTION_NOT_ANALYSED: section_skipped(o, a, st, s); break;
         case NS_SECTIONS: break;
         }
         if (report_lossy(ri) && counts_frames(s->id))

@@ -5,6 +5,7 @@
 
 #include "cli_json.h"
 #include "cli_report.h"
+#include "cli_table.h"
 #include "nfsscope/udp_timing.h"
 
 /* ns as milliseconds with 6 decimals, exact. */
@@ -16,7 +17,21 @@ static void ms(FILE *o, int64_t ns)
 
 static double msd(int64_t ns) { return (double)ns / 1e6; }
 
-void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
+/* Transmissions of the most resent call: the analyzer counts resends, so a
+ * class without any has every call sent once (and no call: none). */
+static uint32_t sends_max(const struct ns_udp_class *c) { return c->sends_max ? c->sends_max : c->calls ? 1 : 0; }
+
+uint64_t report_first_fragment_only(ns_analyzer *a)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < ns_analyzer_udp_pair_count(a); i++) {
+        const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (p->incomplete_datagrams && p->fragments_max <= 1) n += p->incomplete_datagrams;
+    }
+    return n;
+}
+
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
@@ -24,6 +39,7 @@ void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
                "client would compute them)\n", sec->title);
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (!filter_shows_udp_pair(flt, p)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_addr_str(&p->client, cl, sizeof cl); /* any client port */
         ns_endpoint_str(&p->server, sv, sizeof sv);
@@ -39,9 +55,12 @@ void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
                        "MTU ~%u; replies lost to fragments %" PRIu64 "\n",
                     p->fragmented_datagrams, p->incomplete_datagrams, p->incomplete_no_header,
                     p->incomplete_not_resent, p->fragments_max, p->fragment_max_bytes, p->mtu, t.lost_to_fragments);
-        fprintf(o, "    %-8s %6s %5s %6s %8s %8s %8s %8s %8s %6s %5s %8s %8s %7s %5s %5s %5s %6s\n", "class", "calls",
-                "unans", "rtt-n", "rtt-min", "rtt-mean", "srtt", "rttvar", "rto", "resent", "sends", "gap-max",
-                "gap/tmo", "gap/rto", "spur", "dupr", "fragl", "loss%");
+        /* two tables, each readable at 100 columns: round trips, then resends */
+        static const char *const heads[] = {"class", "calls", "unans", "rtt-n", "rtt-min", "rtt-mean", "srtt", "rttvar",
+                                            "rto"};
+        static const char *const heads2[] = {"class", "resent", "sends", "gap-max", "gap/tmo", "gap/rto", "spur", "dupr",
+                                             "fragl", "loss%"};
+        struct table *tb = table_new("lrrrrrrrr", heads), *tb2 = table_new("lrrrrrrrrr", heads2);
         for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
             const struct ns_udp_class *c = &p->cls[k];
             if (!ns_udp_class_used(c)) continue;
@@ -62,12 +81,30 @@ void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec)
                 if (m.timed_resends) snprintf(tmo, sizeof tmo, "%.2f", m.timeout_ratio_mean);
                 snprintf(rr, sizeof rr, "%.2f", c->rto_ratio_max);
             }
-            fprintf(o, "    %-8s %6" PRIu64 " %5" PRIu64 " %6" PRIu64 " %8s %8s %8s %8s %8.3f %6" PRIu64 " %5u %8s %8s %7s %5" PRIu64
-                       " %5" PRIu64 " %5" PRIu64 " %6.1f\n",
-                    ns_udp_timer_name(k), c->calls, c->unanswered, c->rtt_samples, rmin, rmean, srtt, dev,
-                    msd(c->rto_ns), c->retransmissions, c->sends_max, gmax, tmo, rr, c->spurious, c->dup_replies,
-                    c->lost_to_fragments, 100.0 * ns_udp_loss_rate(c));
+            table_cell(tb, "%s", ns_udp_timer_name(k));
+            table_cell(tb, "%" PRIu64, c->calls);
+            table_cell(tb, "%" PRIu64, c->unanswered);
+            table_cell(tb, "%" PRIu64, c->rtt_samples);
+            table_cell(tb, "%s", rmin);
+            table_cell(tb, "%s", rmean);
+            table_cell(tb, "%s", srtt);
+            table_cell(tb, "%s", dev);
+            table_cell(tb, "%.3f", msd(c->rto_ns));
+            table_row_end(tb);
+            table_cell(tb2, "%s", ns_udp_timer_name(k));
+            table_cell(tb2, "%" PRIu64, c->retransmissions);
+            table_cell(tb2, "%u", sends_max(c));
+            table_cell(tb2, "%s", gmax);
+            table_cell(tb2, "%s", tmo);
+            table_cell(tb2, "%s", rr);
+            table_cell(tb2, "%" PRIu64, c->spurious);
+            table_cell(tb2, "%" PRIu64, c->dup_replies);
+            table_cell(tb2, "%" PRIu64, c->lost_to_fragments);
+            table_cell(tb2, "%.1f", 100.0 * ns_udp_loss_rate(c));
+            table_row_end(tb2);
         }
+        table_print(tb, o, 4);
+        table_print(tb2, o, 4);
     }
     uint64_t ep = ns_analyzer_udp_evicted_pairs(a), er = ns_analyzer_udp_evicted_resends(a);
     if (ep || er)
@@ -89,7 +126,7 @@ static void endpoints_json(FILE *o, const struct ns_udp_pair *p)
     json_cstr(o, sv);
 }
 
-void report_udp_json(FILE *o, ns_analyzer *a)
+void report_udp_json(FILE *o, ns_analyzer *a, const struct filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
@@ -97,6 +134,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
+        if (!filter_shows_udp_pair(flt, p)) continue;
         for (unsigned k = 0; k < NS_UDP_TIMERS; k++) {
             const struct ns_udp_class *c = &p->cls[k];
             if (!ns_udp_class_used(c)) continue;
@@ -119,7 +157,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
             kv_ms(o, "rto_ms", c->rto_ns);
             kv_u(o, "retransmissions", c->retransmissions);
             kv_u(o, "retransmitted_calls", c->retransmitted_calls);
-            kv_u(o, "sends_max", c->sends_max);
+            kv_u(o, "sends_max", sends_max(c));
             kv_ms(o, "gap_min_ms", c->retransmissions ? c->gap_min_ns : -1);
             kv_ms(o, "gap_mean_ms", m.gap_mean_ns);
             kv_ms(o, "gap_max_ms", c->retransmissions ? c->gap_max_ns : -1);
@@ -146,9 +184,12 @@ void report_udp_json(FILE *o, ns_analyzer *a)
         }
     }
     fputs("],\"udp_pairs\":[", o);
+    first = true;
     for (size_t i = 0; i < n; i++) {
         const struct ns_udp_pair *p = ns_analyzer_udp_pair(a, i);
-        if (i) fputc(',', o);
+        if (!filter_shows_udp_pair(flt, p)) continue;
+        if (!first) fputc(',', o);
+        first = false;
         endpoints_json(o, p);
         struct ns_udp_totals t;
         ns_udp_pair_totals(p, &t);
@@ -162,7 +203,7 @@ void report_udp_json(FILE *o, ns_analyzer *a)
         kv_u(o, "incomplete_no_header", p->incomplete_no_header);
         kv_u(o, "incomplete_not_resent", p->incomplete_not_resent);
         kv_u(o, "lost_to_fragments", t.lost_to_fragments);
-        kv_u(o, "mtu", p->mtu);
+        if (p->mtu) kv_u(o, "mtu", p->mtu); else fputs(",\"mtu\":null", o); /* no fragment: unknown */
         kv_u(o, "fragment_max_bytes", p->fragment_max_bytes);
         kv_u(o, "fragments_max", p->fragments_max);
         fputc('}', o);

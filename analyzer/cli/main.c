@@ -61,7 +61,10 @@ int main(int argc, char **argv)
 {
     struct options o;
     int rc = options_parse(argc, argv, &o);
-    if (rc) return rc > 0 ? 0 : 1;
+    if (rc) {
+        options_free(&o); /* --fail-on's copy */
+        return rc > 0 ? 0 : 1;
+    }
     const char *src = o.read_file ? o.read_file : o.interface;
     char err[1024] = "";
     struct privs pv;
@@ -77,7 +80,7 @@ int main(int argc, char **argv)
         return 1;
     }
     FILE *out = stdout, *log = NULL;
-    if (o.output && !(out = fopen(o.output, "w"))) {
+    if (o.output && strcmp(o.output, "-") != 0 && !(out = fopen(o.output, "w"))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));
         capture_close(p, NULL, 0);
         options_free(&o);
@@ -117,7 +120,28 @@ int main(int argc, char **argv)
         return 1;
     }
     struct txnlog tl = {log, a};
-    if (log) ns_analyzer_on_txn(a, txnlog_write, &tl);
+    struct programs pg; /* the non-NFS programs' table; passes each transaction on to the log */
+    if (programs_init(&pg, log ? txnlog_write : NULL, &tl) != 0) {
+        fprintf(stderr, "nfsscope: out of memory\n");
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
+    /* --client, --session ...: transactions pass the filter before the
+     * programs' table and the log see them */
+    bool oom;
+    struct filter *flt = filter_new(&o.narrow, a, &oom);
+    if (oom) {
+        fprintf(stderr, "nfsscope: out of memory\n");
+        programs_free(&pg);
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
+    if (flt) filter_chain(flt, programs_on_txn, &pg);
+    ns_analyzer_on_txn(a, flt ? filter_on_txn : programs_on_txn, flt ? (void *)flt : (void *)&pg);
 
     signals_install(p);
     bool screen = want_screen(&o);
@@ -132,7 +156,8 @@ int main(int argc, char **argv)
     capture_stats(p, &cs);
     struct report_info ri = {.source = cs.source, .live = cs.live, .counters = cs.live && cs.stats_ok,
                              .kernel_drops = cs.kernel_drops, .interface_drops = cs.interface_drops,
-                             .start_ns = cs.start_ns, .end_ns = cs.end_ns};
+                             .start_ns = cs.start_ns, .end_ns = cs.end_ns, .verbosity = o.verbosity, .programs = &pg,
+                             .filter = flt, .count = o.count};
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
@@ -162,6 +187,8 @@ int main(int argc, char **argv)
     if (out != stdout) fclose(out);
     if (log && log != stdout) fclose(log);
     ns_analyzer_free(a);
+    programs_free(&pg);
+    filter_free(flt);
     g_capture = NULL;
     if (capture_close(p, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: -w %s\n", err);

@@ -38,6 +38,14 @@ expect 1 "^nfsscope: .*nfsv3-tcp.pcap: filter 'port \(\(': " -- -r "$S/nfsv3-tcp
 expect 1 "^nfsscope: --format: expected text or json" -- -r "$S/nfsv3-tcp.pcap" --format xml
 expect 1 "^nfsscope: --memcap: " -- -r "$S/nfsv3-tcp.pcap" --memcap 12Q
 expect 1 "^nfsscope: give exactly one of -r FILE or -i INTERFACE" --
+# a file or directory named once in the message (libpcap's own message names it too)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  cp "$S/nfsv3-tcp.pcap" "$T/noread.pcap"; chmod 000 "$T/noread.pcap"; chmod 755 "$T"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$N" -r "$T/noread.pcap" >"$T/out" 2>"$T/err"
+  if [ $? = 1 ] && grep -qx "nfsscope: $T/noread.pcap: Permission denied" "$T/err"; then echo "ok: unreadable file named once"
+  else echo "FAIL: unreadable file: $(cat "$T/err")"; fail=1; fi
+  expect 1 "^nfsscope: lo: -w $T/nodir/x: No such file or directory$" -- -i lo -w "$T/nodir/x" -c 1
+fi
 # cut off mid-packet: analysed up to the cut, exit 2, report says PARTIAL
 expect 2 "^nfsscope: $T/cut.pcap: capture cut off or damaged after frame [0-9]+: truncated dump file" -- -r "$T/cut.pcap"
 grep -q "PARTIAL" "$T/out" || { echo "FAIL: cut capture report does not say PARTIAL"; fail=1; }

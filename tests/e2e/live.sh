@@ -14,8 +14,9 @@
 #       rotate   -w with -C (FILE, FILE1, ...) and -C -W (FILE0, FILE1):
 #                readable files, frames total what was captured, -r on them
 #                reproduces the report
-#       pipe     -r - from a pipe that stays open, SIGINT: report, exit 0;
-#                a closed stdout does not lose the -o report
+#       pipe     -r - from a pipe that stays open, SIGINT/SIGTERM/SIGHUP:
+#                report, exit 0; a pipe cut mid-frame: report, exit 2; a
+#                closed stdout does not lose the -o report
 #       batch    summary lines per --interval (live and -r --batch)
 # Exit 77 (skipped) when not root, or without ip netns or tcpreplay.
 set -u
@@ -100,10 +101,11 @@ drops)
       ok "-B 64 flood: $stderr_drops kernel drops on stderr and in JSON, lower_bounds true"
     else
       notes=$(grep -c "(lower bounds: the capture dropped" "$T/out.text")
-      if ! grep -q "^Capture $B (live, from .* to .*, wall clock)$" "$T/out.text" ||
+      if ! grep -q "^Capture  $B (live)$" "$T/out.text" || ! grep -Eq "^  wall clock    .* UTC \.\. .* UTC$" "$T/out.text" ||
+         [ "$(awk 'length($0) > 100' "$T/out.text" | wc -l)" != 0 ] ||
          ! grep -q "dropped       $stderr_drops by the kernel.*lower bounds" "$T/out.text" || [ "$notes" -lt 3 ]; then
-        bad "text report: header/drops/lower-bound notes missing"; head -8 "$T/out.text"
-      else ok "-B 64 flood: text header, drops line and $notes lower-bound notes"; fi
+        bad "text report: header/drops/lower-bound notes missing, or a line over 100 columns"; head -8 "$T/out.text"
+      else ok "-B 64 flood: text header, drops line and $notes lower-bound notes, within 100 columns"; fi
     fi
   done ;;
 signals)
@@ -144,16 +146,25 @@ rotate)
 pipe)
   want=$(frames_in "$S/nfsv3-udp.pcap")
   mkfifo "$T/fifo"
-  { cat "$S/nfsv3-udp.pcap"; sleep 30; } >"$T/fifo" & # the writer keeps the pipe open
-  wpid=$!
-  "$N" -r - --format json -o "$T/out.json" <"$T/fifo" 2>"$T/err" &
-  pid=$!
-  sleep 1
-  finish INT
-  kill -- -"$wpid" 2>/dev/null # its own process group (set -m)
-  got=$(jq_ "$T/out.json" "d['capture']['packets']" 2>/dev/null)
-  if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then ok "-r - from an open pipe, SIGINT: exit 0, report of all $got frames"
-  else bad "-r - SIGINT: exit $rc, $got of $want frames: $(cat "$T/err")"; fi
+  for sig in INT TERM HUP; do
+    rm -f "$T/out.json"
+    { cat "$S/nfsv3-udp.pcap"; sleep 30; } >"$T/fifo" & # the writer keeps the pipe open
+    wpid=$!
+    "$N" -r - --format json -o "$T/out.json" <"$T/fifo" 2>"$T/err" &
+    pid=$!
+    sleep 1
+    finish $sig
+    kill -- -"$wpid" 2>/dev/null # its own process group (set -m)
+    got=$(jq_ "$T/out.json" "d['capture']['packets']" 2>/dev/null)
+    if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then ok "-r - from an open pipe, SIG$sig: exit 0, report of all $got frames"
+    else bad "-r - SIG$sig: exit $rc, $got of $want frames: $(cat "$T/err")"; fi
+  done
+  # the writer dies mid-frame (tcpdump killed): the report of what came, exit 2
+  head -c 100000 "$S/nfsv3-tcp.pcap" | "$N" -r - -o "$T/out.txt" 2>"$T/err"
+  rc=$?
+  if [ "$rc" = 2 ] && grep -q "^  PARTIAL " "$T/out.txt" && grep -q "^nfsscope: standard input: capture cut off" "$T/err"; then
+    ok "-r - cut mid-frame by the writer: exit 2, report says PARTIAL"
+  else bad "-r - cut mid-frame: exit $rc: $(cat "$T/err")"; fi
   # stdout closed early (SIGPIPE/EPIPE): the -o report is still written
   rm -f "$T/out.json"
   "$N" -r "$S/nfsv3-tcp.pcap" --txn-log - -o "$T/out.json" --format json 2>"$T/err" | head -c 10 >/dev/null

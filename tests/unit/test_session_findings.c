@@ -135,7 +135,7 @@ static void test_grace(void)
     CHECK_EQ_U(sess_client(e.m, 1)->reclaim_complete_ok, 1);
     /* the first RECLAIM_COMPLETE on the unbound c2, SP4_NONE: no protection seen */
     f = finding(&e, "CONN_NOT_BOUND", &n);
-    CHECK(n == 1 && f && strstr(f->message, "never shows bound") != NULL);
+    CHECK(n == 1 && f && strstr(f->message, "does not show bound at the time") != NULL);
     env_free(&e);
 }
 

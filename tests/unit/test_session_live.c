@@ -37,7 +37,7 @@ static void test_keyed(void)
     req(&e, 12, 1, 0, 3, GA, 10063, 1); /* SLOT_SEQ_GAP (call 12), SEQ_MISORDERED (reply 13) */
     unsigned n;
     const struct ns_finding *f = finding(&e, "SEQ_MISORDERED", &n);
-    CHECK(n == 1 && f && strstr(f->message, "1 requests refused with NFS4ERR_SEQ_MISORDERED: 1 sequence ID skipped"));
+    CHECK(n == 1 && f && strstr(f->message, "1 request refused with NFS4ERR_SEQ_MISORDERED: 1 sequence ID skipped"));
     req(&e, 14, 1, 0, 3, GA, 0, 1);     /* REPLAY (call 14) */
     req(&e, 16, 1, 0, 5, GA, 10063, 2); /* SLOT_SEQ_GAP (16), SEQ_MISORDERED (17) */
     req(&e, 18, 1, 0, 5, RD, 0, 1);     /* FALSE_RETRY (18) */

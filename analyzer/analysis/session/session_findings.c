@@ -298,6 +298,8 @@ void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame,
 
 /* ---- messages ---- */
 
+#define PL(count) ((count) == 1 ? "" : "s") /* "1 request", "2 requests" */
+
 static size_t add(char *b, size_t n, size_t o, const char *fmt, uint32_t v)
 {
     if (!v || o >= n) return o;
@@ -311,13 +313,14 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
     size_t n = NS_FINDING_MSG_MAX, o = 0;
     switch ((enum sess_fkind)e->kind) {
     case SF_CONN_NOT_BOUND:
-        o = (size_t)snprintf(b, n, "%" PRIu64 " requests refused with NFS4ERR_CONN_NOT_BOUND_TO_SESSION:", f->count);
+        o = (size_t)snprintf(b, n, "%" PRIu64 " request%s refused with NFS4ERR_CONN_NOT_BOUND_TO_SESSION:", f->count,
+                             PL(f->count));
         if (e->cause[CNBC_SEQ_PROTECTED] && o < n)
             o += (size_t)snprintf(b + o, n - o,
-                                  " %u on connections never bound by BIND_CONN_TO_SESSION while the client ID uses "
+                                  " %u on connections not bound by BIND_CONN_TO_SESSION at the time, while the client ID uses "
                                   "%s, which forbids implicit binding by SEQUENCE: bind each new connection first;",
                                   e->cause[CNBC_SEQ_PROTECTED], e->conn_sp == NS_SP4_SSV ? "SP4_SSV" : "SP4_MACH_CRED");
-        o = add(b, n, o, " %u on connections the capture never shows bound;", e->cause[CNBC_SEQ_UNBOUND]);
+        o = add(b, n, o, " %u on connections the capture does not show bound at the time;", e->cause[CNBC_SEQ_UNBOUND]);
         o = add(b, n, o, " %u DESTROY_SESSION on an unbound connection;", e->cause[CNBC_DESTROY]);
         o = add(b, n, o, " %u backchannel requests on a connection not bound for the back channel;",
                 e->cause[CNBC_BACKCHANNEL]);
@@ -325,7 +328,7 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
                 e->cause[CNBC_BOUND]);
         break;
     case SF_SEQ_MISORDERED:
-        o = (size_t)snprintf(b, n, "%" PRIu64 " requests refused with NFS4ERR_SEQ_MISORDERED:", f->count);
+        o = (size_t)snprintf(b, n, "%" PRIu64 " request%s refused with NFS4ERR_SEQ_MISORDERED:", f->count, PL(f->count));
         o = add(b, n, o,
                 " %u sequence ID skipped ahead of the slot's last accepted one (a rejected request did not advance "
                 "the server's slot, the client's did);",
@@ -348,42 +351,42 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
     case SF_SHRUNK:
         o = (size_t)snprintf(b, n,
                              "The server lowered target_highest_slotid %" PRIu64
-                             " times while more requests were outstanding than the new target allows; the client "
+                             " time%s while more requests were outstanding than the new target allows; the client "
                              "must move to lower slots as they free up.",
-                             f->count);
+                             f->count, PL(f->count));
         break;
     case SF_GAP:
         o = (size_t)snprintf(b, n,
-                             "%" PRIu64 " SEQUENCE calls carried a sequence ID other than the slot's last one + 1 "
+                             "%" PRIu64 " SEQUENCE call%s carried a sequence ID other than the slot's last one + 1 "
                              "(a new request adds one, a retry reuses it); expect NFS4ERR_SEQ_MISORDERED.",
-                             f->count);
+                             f->count, PL(f->count));
         break;
     case SF_ABOVE: {
         struct sess *s = e->key.has_session ? sess_find(m, e->key.sessionid) : NULL;
         e->sr_seen |= s && s->v.has_seq_reply; /* kept if the session is evicted */
         o = (size_t)snprintf(b, n,
-                             "%" PRIu64 " SEQUENCE calls used a slot above the highest one the server granted%s; "
+                             "%" PRIu64 " SEQUENCE call%s used a slot above the highest one the server granted%s; "
                              "expect NFS4ERR_BADSLOT.",
-                             f->count, e->sr_seen ? " (CREATE_SESSION or sr_highest_slotid)" : "");
+                             f->count, PL(f->count), e->sr_seen ? " (CREATE_SESSION or sr_highest_slotid)" : "");
         break;
     }
     case SF_REPLAY:
         o = (size_t)snprintf(b, n,
-                             "%" PRIu64 " requests were sent again with the same slot, sequence ID and operations "
+                             "%" PRIu64 " request%s sent again with the same slot, sequence ID and operations "
                              "(retries; the server answers from its reply cache).",
-                             f->count);
+                             f->count, f->count == 1 ? " was" : "s were");
         break;
     case SF_FALSE_RETRY:
         o = (size_t)snprintf(b, n,
-                             "%" PRIu64 " requests reused a slot's last sequence ID with different operations: a "
+                             "%" PRIu64 " request%s reused a slot's last sequence ID with different operations: a "
                              "false retry (expect NFS4ERR_SEQ_FALSE_RETRY, or a wrong cached reply).",
-                             f->count);
+                             f->count, PL(f->count));
         break;
     case SF_SEQPOS:
         o = (size_t)snprintf(b, n,
-                             "%" PRIu64 " COMPOUNDs have SEQUENCE other than first, or no SEQUENCE and a first "
+                             "%" PRIu64 " COMPOUND%s SEQUENCE other than first, or no SEQUENCE and a first "
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
-                             f->count);
+                             f->count, f->count == 1 ? " has" : "s have");
         break;
     default: /* SLOT_LIMITED: written by sf_slot_limited */
         if (b != f->message) memcpy(b, f->message, n);

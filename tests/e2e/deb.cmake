@@ -1,0 +1,12 @@
+# The Debian package built, installed with apt-get, run and removed (as
+# root, else skipped): tests/e2e/deb.sh. Holds the machine's package lock.
+add_test(NAME e2e.deb
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/deb.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}/samples ${PROJECT_VERSION})
+set_tests_properties(e2e.deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS e2e RESOURCE_LOCK dpkg)
+# cmake --install into a scratch prefix: program, man page, docs, and the
+# core library with headers and pkg-config file (tests/e2e/install.sh).
+if(NFSSCOPE_SANITIZE)
+  set(_install_cc -fsanitize=address,undefined)
+endif()
+add_test(NAME e2e.install COMMAND ${CMAKE_CURRENT_LIST_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_VERSION} ${_install_cc})
+set_tests_properties(e2e.install PROPERTIES LABELS e2e)
