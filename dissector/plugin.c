@@ -43,6 +43,10 @@ struct capture_state *nfsscope_capture(void) { return &state; }
 
 static void nfsscope_init(void) { capture_state_open(&state, (uint64_t)pref_table_mib << 20); }
 static void nfsscope_cleanup(void) { capture_state_close(&state); }
+/* The first, sequential pass has ended (the file is read, the live capture
+ * stopped): the end-of-input rules apply, as at the end of `nfsscope -r`,
+ * and later passes show their findings too. */
+static void nfsscope_end_of_input(void) { capture_state_finish(&state); }
 
 static void feed(tvbuff_t *tvb, packet_info *pinfo)
 {
@@ -86,6 +90,7 @@ static void proto_register_nfsscope(void)
                                    10, &pref_table_mib);
     register_init_routine(nfsscope_init);
     register_cleanup_routine(nfsscope_cleanup);
+    register_postseq_cleanup_routine(nfsscope_end_of_input);
     nfsscope_register_stats();
     build_encap_map();
 }

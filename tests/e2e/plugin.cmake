@@ -1,0 +1,32 @@
+# The Wireshark plugin (dissector/), when it is built:
+#   plugin.exports          nfsscope.so exports only plugin_* (nm -D)
+#   plugin.sample.<file>    tshark with the plugin, as an unprivileged user, on
+#                           each sample against nfsscope -r on it
+#                           (tests/plugin/check_plugin.py); in the sanitizer
+#                           build the plugin is the ASan+UBSan one and tshark
+#                           runs with libasan preloaded
+if(NOT TARGET nfsscope_plugin)
+  return()
+endif()
+find_package(Python3 COMPONENTS Interpreter QUIET)
+add_test(NAME plugin.exports
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/plugin/check_exports.sh ${CMAKE_NM} $<TARGET_FILE:nfsscope_plugin>)
+set_tests_properties(plugin.exports PROPERTIES LABELS plugin)
+if(NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+set(_plugin_preload "")
+if(NFSSCOPE_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE _asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(_plugin_preload --preload ${_asan})
+endif()
+file(GLOB _plugin_samples CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/samples/*.pcap ${PROJECT_SOURCE_DIR}/samples/*.pcapng)
+foreach(_s ${_plugin_samples})
+  get_filename_component(_n ${_s} NAME)
+  add_test(NAME plugin.sample.${_n}
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin.py
+                   $<TARGET_FILE:nfsscope> $<TARGET_FILE:nfsscope_plugin> ${_s} ${_plugin_preload})
+  set_tests_properties(plugin.sample.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "plugin;tshark")
+endforeach()
