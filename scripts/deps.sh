@@ -4,7 +4,9 @@ set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 # iproute2, tcpreplay: the live tests (veth + namespaces); tcpdump: bench/live.sh; tmux: screen tests
-PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time iproute2 tcpreplay tcpdump tmux)
+# wireshark-dev, libwireshark-dev, libglib2.0-dev: the Wireshark plugin (dissector/) and its tshark tests
+PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time iproute2 tcpreplay tcpdump tmux
+      libwireshark-dev wireshark-dev libglib2.0-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

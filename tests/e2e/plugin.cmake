@@ -30,3 +30,9 @@ foreach(_s ${_plugin_samples})
                    $<TARGET_FILE:nfsscope> $<TARGET_FILE:nfsscope_plugin> ${_s} ${_plugin_preload})
   set_tests_properties(plugin.sample.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "plugin;tshark")
 endforeach()
+#   plugin.fields_doc       doc/wireshark-plugin-fields.md is what tshark -G fields lists
+add_test(NAME plugin.fields_doc
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/fields_doc.py
+                 $<TARGET_FILE:nfsscope_plugin> --check ${PROJECT_SOURCE_DIR}/doc/wireshark-plugin-fields.md)
+set_tests_properties(plugin.fields_doc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "plugin;tshark")

@@ -30,11 +30,11 @@ Exit 0 all match, 1 a difference (printed), 2 a tool failed, 77 no tshark.
 """
 import json
 import os
-import pwd
 import shutil
 import subprocess
 import sys
-import tempfile
+
+from tshark_user import Tshark
 
 FIELDS = ["frame.number", "nfsscope.conn", "nfsscope.txn", "nfsscope.event", "nfsscope.session",
           "nfsscope.bind", "nfsscope.slot", "nfsscope.slot.seqid", "nfsscope.slot.expected",
@@ -54,50 +54,17 @@ def fail(msg):
     print("FAIL: " + msg)
 
 
-class Tshark:
-    def __init__(self, plugin_so, capture, preload):
-        self.dir = tempfile.mkdtemp(prefix="nfsscope-plugin-")
-        os.chmod(self.dir, 0o755)
-        epan = os.path.join(self.dir, "plugins", "4.0", "epan")
-        os.makedirs(epan)
-        shutil.copy(plugin_so, epan)
-        self.capture = os.path.join(self.dir, os.path.basename(capture))
-        shutil.copy(capture, self.capture)
-        self.home = os.path.join(self.dir, "home")
-        os.makedirs(self.home)
-        for root, dirs, files in os.walk(self.dir):
-            for n in dirs + files:
-                os.chmod(os.path.join(root, n), 0o755 if n in dirs else 0o644)
-        self.prefix = []
-        if os.getuid() == 0 or os.getgid() == 0:
-            nobody = pwd.getpwnam("nobody")
-            os.chown(self.home, nobody.pw_uid, nobody.pw_gid)
-            self.prefix = ["runuser", "-u", "nobody", "--"]
-        self.env = ["env", "HOME=" + self.home, "WIRESHARK_PLUGIN_DIR=" + os.path.join(self.dir, "plugins"),
-                    "LC_ALL=C"]
-        if preload:
-            self.env += ["LD_PRELOAD=" + preload, "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1",
-                         "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"]
-
-    def run(self, args):
-        cmd = self.prefix + self.env + ["tshark"] + args
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        if p.returncode != 0 or "ERROR: AddressSanitizer" in p.stderr or "runtime error:" in p.stderr:
-            print("tshark failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-4000:]))
-            sys.exit(2)
-        return p.stdout
-
-    def fields(self, two_pass):
+def fields(ts, two_pass):
         """Frame number -> field values (several occurrences joined by US),
         and what the statistics printed after the frames."""
-        args = ["-r", self.capture, "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
+        args = ["-r", ts.capture, "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a",
                 "-E", "aggregator=\x1f", "-z", "nfsscope,findings", "-z", "nfsscope,sessions"]
         if two_pass:
             args += ["-2", "-z", "expert"]
         for f in FIELDS:
             args += ["-e", f]
         rows = {}
-        lines = self.run(args).split("\n")
+        lines = ts.run(args).split("\n")
         for i, line in enumerate(lines):
             if not line:  # the statistics start with a blank line
                 return rows, "\n".join(lines[i:])
@@ -108,8 +75,6 @@ class Tshark:
             rows[int(cols[0])] = cols
         return rows, ""
 
-    def close(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def kinds_of(row):
@@ -167,8 +132,8 @@ def main():
     ts = Tshark(plugin_so, capture, preload)
     try:
         # (tshark refuses an unknown field: the plugin did not load)
-        one, stats1 = ts.fields(False)
-        two, stats2 = ts.fields(True)
+        one, stats1 = fields(ts, False)
+        two, stats2 = fields(ts, True)
     finally:
         ts.close()
 
