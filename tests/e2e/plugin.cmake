@@ -36,3 +36,12 @@ add_test(NAME plugin.fields_doc
                  ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/fields_doc.py
                  $<TARGET_FILE:nfsscope_plugin> --check ${PROJECT_SOURCE_DIR}/doc/wireshark-plugin-fields.md)
 set_tests_properties(plugin.fields_doc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "plugin;tshark")
+#   plugin.live.<file>      tshark capturing from a pipe (-i -, through dumpcap) prints what it
+#                           prints reading the file (tests/plugin/check_plugin_live.py)
+foreach(_n seed-000-nconnect-misbind.pcap nfsv3-udp-loss5.pcap)
+  add_test(NAME plugin.live.${_n}
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin_live.py
+                   $<TARGET_FILE:nfsscope_plugin> ${PROJECT_SOURCE_DIR}/samples/${_n} ${_plugin_preload})
+  set_tests_properties(plugin.live.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "plugin;tshark")
+endforeach()
