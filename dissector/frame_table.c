@@ -60,6 +60,7 @@ struct frame_rec *frame_table_get_or_add(struct frame_table *t, uint64_t n)
     if ((n >= t->index_len && !grow_index(t, n)) || (t->nrecs == t->recs_cap && !grow_recs(t)) ||
         t->nrecs == UINT32_MAX) {
         t->frames_unrecorded++;
+        if (!t->first_unrecorded) t->first_unrecorded = n;
         return NULL;
     }
     r = &t->recs[t->nrecs++];

@@ -53,6 +53,7 @@ struct frame_table {
     struct frame_rec *recs;
     uint32_t nrecs, recs_cap;
     uint64_t frames_unrecorded; /* a record was wanted but the cap was reached */
+    uint64_t first_unrecorded;  /* the first such frame; 0: none */
 };
 
 void frame_table_init(struct frame_table *t, uint64_t cap);

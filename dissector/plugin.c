@@ -67,10 +67,12 @@ static int dissect_nfsscope(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     else capture_state_sync(&state); /* revisit: findings as they stand now */
     const struct frame_rec *r = frame_table_get(&state.frames, pinfo->num);
     if (!r) {
-        /* the first frame the table had no room for says so */
-        if (state.frames.frames_unrecorded && pinfo->num == state.last_fed && !PINFO_FD_VISITED(pinfo) &&
-            state.frames.frames_unrecorded == 1) {
+        /* the first frame the table had no room for says so, on every pass */
+        if (pinfo->num == state.frames.first_unrecorded) {
             proto_item *ti = proto_tree_add_item(tree, proto_nfsscope, tvb, 0, 0, ENC_NA);
+            proto_tree *t = proto_item_add_subtree(ti, ett_nfsscope);
+            proto_item_set_generated(proto_tree_add_uint64(t, hf_ns_unrecorded, tvb, 0, 0,
+                                                           state.frames.frames_unrecorded));
             expert_add_info(pinfo, ti, &ei_ns_table_full);
         }
         return 0;

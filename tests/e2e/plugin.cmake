@@ -45,3 +45,18 @@ foreach(_n seed-000-nconnect-misbind.pcap nfsv3-udp-loss5.pcap)
                    $<TARGET_FILE:nfsscope_plugin> ${PROJECT_SOURCE_DIR}/samples/${_n} ${_plugin_preload})
   set_tests_properties(plugin.live.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "plugin;tshark")
 endforeach()
+#   plugin.table_cap        the per-frame table at its cap (nfsscope.table_mib 0): nothing shown,
+#                           one frame says so, findings unchanged (tests/plugin/check_plugin_cap.py)
+add_test(NAME plugin.table_cap
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin_cap.py
+                 $<TARGET_FILE:nfsscope_plugin> ${PROJECT_SOURCE_DIR}/samples/seed-000-nconnect-misbind.pcap
+                 ${_plugin_preload})
+set_tests_properties(plugin.table_cap PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "plugin;tshark")
+#   plugin.unit.frame_table the per-frame table: lookups, growth, the cap, findings per frame
+add_executable(test_frame_table ${PROJECT_SOURCE_DIR}/tests/plugin/test_frame_table.c
+               ${PROJECT_SOURCE_DIR}/dissector/frame_table.c)
+target_include_directories(test_frame_table PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit ${PROJECT_SOURCE_DIR}/dissector)
+target_link_libraries(test_frame_table PRIVATE nfsscope_core)
+add_test(NAME plugin.unit.frame_table COMMAND test_frame_table)
+set_tests_properties(plugin.unit.frame_table PROPERTIES LABELS plugin)
