@@ -4,6 +4,7 @@
     fields_doc.py PLUGIN_SO                 print the Markdown table
     fields_doc.py PLUGIN_SO --check DOC     exit 1 if DOC is not what it prints
                                             (regenerate: fields_doc.py SO > DOC)
+    --preload LIB (last)                    LD_PRELOAD for tshark (the ASan plugin)
 """
 import shutil
 import sys
@@ -11,8 +12,8 @@ import sys
 from tshark_user import Tshark
 
 
-def table(plugin_so):
-    ts = Tshark(plugin_so)
+def table(plugin_so, preload=None):
+    ts = Tshark(plugin_so, preload=preload)
     try:
         out = ts.run(["-G", "fields"])
     finally:
@@ -35,13 +36,17 @@ def table(plugin_so):
 
 def main():
     a = sys.argv[1:]
+    preload = None
+    if len(a) >= 2 and a[-2] == "--preload":
+        preload = a[-1]
+        a = a[:-2]
     if not shutil.which("tshark"):
         return 77
     if len(a) == 1:
-        sys.stdout.write(table(a[0]))
+        sys.stdout.write(table(a[0], preload))
         return 0
     if len(a) == 3 and a[1] == "--check":
-        want = table(a[0])
+        want = table(a[0], preload)
         with open(a[2]) as f:
             have = f.read()
         if have != want:
