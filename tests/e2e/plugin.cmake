@@ -66,3 +66,12 @@ target_include_directories(test_frame_table PRIVATE ${PROJECT_SOURCE_DIR}/tests/
 target_link_libraries(test_frame_table PRIVATE nfsscope_core)
 add_test(NAME plugin.unit.frame_table COMMAND test_frame_table)
 set_tests_properties(plugin.unit.frame_table PROPERTIES LABELS plugin)
+#   plugin.unit.capture_state   the capture state driven as Wireshark drives it, on every sample:
+#                           revisits in random order read what in-order ones read, listed
+#                           frames carry their findings (ASan+UBSan in the sanitizer build)
+add_executable(test_capture_state ${PROJECT_SOURCE_DIR}/tests/plugin/test_capture_state.c
+               ${PROJECT_SOURCE_DIR}/dissector/capture_state.c ${PROJECT_SOURCE_DIR}/dissector/frame_table.c)
+target_include_directories(test_capture_state PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit ${PROJECT_SOURCE_DIR}/dissector)
+target_link_libraries(test_capture_state PRIVATE nfsscope_core PkgConfig::PCAP)
+add_test(NAME plugin.unit.capture_state COMMAND test_capture_state ${_plugin_samples})
+set_tests_properties(plugin.unit.capture_state PROPERTIES LABELS plugin TIMEOUT 120)
