@@ -108,7 +108,7 @@ bool filter_parse_time(const char *s, struct filter_time *t, char *err, size_t e
     const char *num = s[0] == '+' ? s + 1 : s;
     double sec = strtod(num, &end);
     if (end != num && !*end && sec >= 0 && sec < 1e9 && isdigit((unsigned char)num[0])) {
-        *t = (struct filter_time){FT_RELATIVE, (int64_t)(sec * 1e9 + 0.5)};
+        *t = (struct filter_time){FILTER_TIME_RELATIVE, (int64_t)(sec * 1e9 + 0.5)};
         return true;
     }
     int y, mo, d, h, mi, n = 0;
@@ -123,12 +123,12 @@ bool filter_parse_time(const char *s, struct filter_time *t, char *err, size_t e
         tm.tm_hour = h;
         tm.tm_min = mi;
         time_t base = timegm(&tm);
-        *t = (struct filter_time){FT_ABSOLUTE, (int64_t)base * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
+        *t = (struct filter_time){FILTER_TIME_ABSOLUTE, (int64_t)base * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
     n = 0;
     if (sscanf(s, "%d:%d:%lf%n", &h, &mi, &secs, &n) == 3 && !s[n] && h >= 0 && h < 24 && mi >= 0 && mi < 60 && secs >= 0 && secs < 61) {
-        *t = (struct filter_time){FT_TIME_OF_DAY, ((int64_t)h * 3600 + mi * 60) * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
+        *t = (struct filter_time){FILTER_TIME_OF_DAY, ((int64_t)h * 3600 + mi * 60) * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
     snprintf(err, errlen, "expected seconds from the capture's start (12.5, +12.5), a UTC time "
@@ -188,9 +188,9 @@ static int64_t resolve(const struct filter *f, const struct filter_time *t)
 {
     int64_t start = ns_analyzer_stats(f->a)->first_ts_ns;
     switch (t->kind) {
-    case FT_RELATIVE: return start + t->ns;
-    case FT_ABSOLUTE: return t->ns;
-    case FT_TIME_OF_DAY: {
+    case FILTER_TIME_RELATIVE: return start + t->ns;
+    case FILTER_TIME_ABSOLUTE: return t->ns;
+    case FILTER_TIME_OF_DAY: {
         int64_t day = 86400ll * 1000000000;
         return start - ((start % day) + day) % day + t->ns;
     }

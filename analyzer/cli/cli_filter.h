@@ -17,7 +17,7 @@
 /* A time of --from/--to: seconds from the capture's first frame, an
  * absolute UTC time, or a time of day on the capture's first day (UTC). */
 struct filter_time {
-    enum { FT_NONE = 0, FT_RELATIVE, FT_ABSOLUTE, FT_TIME_OF_DAY } kind;
+    enum { FILTER_TIME_NONE = 0, FILTER_TIME_RELATIVE, FILTER_TIME_ABSOLUTE, FILTER_TIME_OF_DAY } kind;
     int64_t ns;
 };
 
