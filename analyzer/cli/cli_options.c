@@ -48,6 +48,9 @@ static const char usage[] =
     "  --udp-timeo SEC       UDP client's initial retransmit timeout, as mount -o timeo (default 1.1)\n"
     "  --udp-retrans N       UDP resends before a major timeout, as mount -o retrans (default 3)\n"    "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
+    "  --html FILE           also write the post-mortem page with charts (doc/html-report.md)\n"
+    "  --metrics HOST:PORT   with -i: serve Prometheus metrics at http://HOST:PORT/metrics\n"
+    "  --metrics-file FILE   also write the Prometheus metrics to FILE at the end (doc/metrics.md)\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
     "  -h, --help            this help\n"
@@ -84,7 +87,7 @@ bool parse_size(const char *s, uint64_t *out)
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
-       OPT_SPEED, OPT_INTERVAL };
+       OPT_SPEED, OPT_INTERVAL, OPT_HTML, OPT_METRICS, OPT_METRICSFILE };
 
 int options_parse(int argc, char **argv, struct options *o)
 {
@@ -104,6 +107,9 @@ int options_parse(int argc, char **argv, struct options *o)
         {"batch", no_argument, NULL, OPT_BATCH},
         {"speed", required_argument, NULL, OPT_SPEED},
         {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"metrics", required_argument, NULL, OPT_METRICS},
+        {"metrics-file", required_argument, NULL, OPT_METRICSFILE},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -212,6 +218,9 @@ int options_parse(int argc, char **argv, struct options *o)
             o->interval_ns = (int64_t)(sec * 1e9);
             break;
         }
+        case OPT_HTML: o->html = optarg; break;
+        case OPT_METRICS: o->metrics = optarg; break;
+        case OPT_METRICSFILE: o->metrics_file = optarg; break;
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_NOPROGRESS: o->progress = 0; break;
         case 'h': fputs(usage, stdout); return 1;

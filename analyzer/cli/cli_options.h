@@ -44,6 +44,10 @@ struct options {
     int screen;                /* -1 auto (-i on a terminal), 0 --batch, 1 --tui */
     double speed;              /* --speed N: replay at N x capture timing; 0 = as fast as possible (max) */
     int64_t interval_ns;       /* --interval: summary line period without the screen (default 10 s) */
+    /* issue 13: pictures and monitoring (cli_outputs.c) */
+    const char *html;          /* --html: the post-mortem page */
+    const char *metrics;       /* --metrics HOST:PORT: serve GET /metrics while capturing */
+    const char *metrics_file;  /* --metrics-file: the exposition written at the end */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

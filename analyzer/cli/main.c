@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "cli_options.h"
+#include "cli_outputs.h"
 #include "cli_privs.h"
 #include "cli_report.h"
 #include "cli_txnlog.h"
@@ -92,6 +93,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (outputs_open(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", err);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
     /* Everything nfsscope will write is open: give up root (like tcpdump). */
     if (privs_drop(&pv, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: %s\n", err);
@@ -118,6 +125,12 @@ int main(int argc, char **argv)
     }
     struct txnlog tl = {log, a};
     if (log) ns_analyzer_on_txn(a, txnlog_write, &tl);
+    if (outputs_attach(a, aerr, sizeof aerr) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", aerr);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
 
     signals_install(p);
     bool screen = want_screen(&o);
@@ -146,6 +159,7 @@ int main(int argc, char **argv)
     if (report && o.format == FORMAT_JSON) report_json(out, a, &ri);
     else if (report) report_text(out, a, &ri);
 
+    if (outputs_finish(a, &ri)) status = 1;
     if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
     if (out != stdout && (fflush(out) != 0 || ferror(out))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));

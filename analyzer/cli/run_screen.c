@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "run_screen.h"
+
+#include "cli_outputs.h"
 #include "tui.h"
 
 #define SEC 1000000000LL
@@ -122,6 +124,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         int npf = live && !ended ? 2 : 1;
         if (poll(pf, (nfds_t)npf, (int)((wait + 999999) / 1000000)) > 0 && npf == 2 && (pf[1].revents & (POLLIN | POLLERR | POLLHUP)))
             ready = true;
+        outputs_poll(a, c); /* --metrics: a scrape waiting */
         /* the terminal is gone (ssh dropped, window closed): a hung-up
          * descriptor polls ready for ever, so leave now and let the report
          * go where -o sends it */
