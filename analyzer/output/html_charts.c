@@ -140,7 +140,7 @@ void chart_session_conns(struct page *p, const struct ns_session_view *v)
     struct ns_session_conn_totals tot;
     ns_session_conn_totals(v, &tot);
     struct chart c;
-    chart_begin(&c, p->f, id, title, SVG_TOP + SVG_BOTTOM + 26 * (int)n + 10);
+    chart_begin(&c, p->f, id, title, SVG_TOP + SVG_BOTTOM + 40 * (int)(n < 2 ? 2 : n));
     c.ycat = true;
     chart_axes(&c, 0, 100, 0, n, false, "share of the session's calls and bytes (%)", "connection");
     for (uint32_t i = 0; i < n; i++) {
@@ -155,8 +155,10 @@ void chart_session_conns(struct page *p, const struct ns_session_view *v)
         chart_rect(&c, 0, pb, top - 0.7, top - 0.35, svg_color(1), tip);
         fprintf(p->f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", SVG_LEFT - 4,
                 chart_y(&c, top - 0.35) + 4, name);
-        fprintf(p->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.1f%% calls, %.1f%% bytes, %s</text>\n",
-                chart_x(&c, pc > pb ? pc : pb) + 4, chart_y(&c, top - 0.35) + 4, pc, pb, ns_bind_method_phrase(sc->method));
+        double wide = pc > pb ? pc : pb; /* the text inside long bars, after short ones */
+        fprintf(p->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\"%s>%.1f%% calls, %.1f%% bytes, %s</text>\n",
+                wide > 55 ? chart_x(&c, 0) + 6 : chart_x(&c, wide) + 4, chart_y(&c, top - 0.35) + 4,
+                wide > 55 ? " style=\"fill:#fff\"" : "", pc, pb, ns_bind_method_phrase(sc->method));
     }
     chart_legend(&c, svg_color(0), "calls", false);
     chart_legend(&c, svg_color(1), "bytes (call + reply)", false);
@@ -165,6 +167,9 @@ void chart_session_conns(struct page *p, const struct ns_session_view *v)
              tot.bytes, v->nconns, v->nconnect ? "; nconnect: several connections between one client and server address" : "");
     chart_end(&c, cap);
 }
+
+/* Status colours leave out red, the storms' colour. */
+static const char *status_color(unsigned k) { return svg_color(k ? k + 1 : 0); }
 
 void chart_errors(struct page *p)
 {
@@ -178,7 +183,7 @@ void chart_errors(struct page *p)
     }
     struct chart c;
     char ylabel[80];
-    snprintf(ylabel, sizeof ylabel, "errors per %g s", page_bucket_w(p));
+    snprintf(ylabel, sizeof ylabel, "errors per %.3g s", page_bucket_w(p));
     chart_begin(&c, p->f, "errors", "Error replies over time, by status (storms shaded)", 0);
     chart_axes(&c, 0, p->span_s, 0, ymax * 1.1, false, "time since the capture start (s)", ylabel);
     finding_bands(&c, p, NULL, true);
@@ -189,7 +194,7 @@ void chart_errors(struct page *p)
             char tip[120];
             snprintf(tip, sizeof tip, "%s: %" PRIu32 " at %.3f s", k < SERIES_STATUSES ? s->status_name[k] : "other",
                      s->errors[i][k], x0);
-            chart_rect(&c, x0, x1, y, y + s->errors[i][k], svg_color(k + 1), tip);
+            chart_rect(&c, x0, x1, y, y + s->errors[i][k], status_color(k), tip);
             y += s->errors[i][k];
         }
     }
@@ -197,7 +202,7 @@ void chart_errors(struct page *p)
         char label[96];
         snprintf(label, sizeof label, "%s (%" PRIu64 ")", k < s->nstatus ? s->status_name[k] : "other",
                  s->status_total[k < s->nstatus ? k : SERIES_STATUSES]);
-        chart_legend(&c, svg_color(k + 1), label, false);
+        chart_legend(&c, status_color(k < s->nstatus ? k : SERIES_STATUSES), label, false);
     }
     chart_legend(&c, STORM_COLOR, "storm / GRACE_STUCK span", false);
     chart_end(&c, ns ? "Replies whose NFS status is not OK (or whose RPC status is not SUCCESS)."
@@ -265,7 +270,7 @@ void chart_latency(struct page *p)
         }
     struct chart c;
     char xl[96];
-    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %g s", page_bucket_w(p));
+    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %.3g s", page_bucket_w(p));
     chart_begin(&c, p->f, "latency", "Latency over time by operation: p50 (solid) and p99 (dashed)", 0);
     chart_axes(&c, 0, p->span_s, hi > 0 ? lo : 0.01, hi > 0 ? hi : 1, true, xl, "latency (ms, log scale)");
     for (size_t k = 0; k < nops; k++) {

@@ -41,7 +41,7 @@ void chart_udp_pair(struct page *p, size_t idx)
     if (lo > hi) lo = hi / 10;
     struct chart c;
     char xl[96];
-    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %g s", page_bucket_w(p));
+    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %.3g s", page_bucket_w(p));
     chart_begin(&c, p->f, id, title, 0);
     chart_axes(&c, 0, p->span_s, lo, hi, true, xl, "time (ms, log scale)");
     double x[SERIES_BUCKETS + 1], srtt[SERIES_BUCKETS + 1], rto[SERIES_BUCKETS + 1];

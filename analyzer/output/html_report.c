@@ -17,7 +17,7 @@ static const char style[] =
     "nav a{margin-right:1em}figure{margin:1em 0}figcaption{font-size:.85em;color:#555}"
     "svg{max-width:100%;height:auto;font-size:11px}svg .title{font-size:14px;font-weight:bold}"
     "svg .plot{fill:#fff;stroke:#888}svg .grid{stroke:#e4e4e4}svg .tick{fill:#333}svg .axis{fill:#333;font-size:12px}"
-    "svg .bandlabel{font-size:10px}"
+    "svg .bandlabel{font-size:10px}svg .legend text{font-size:10px}"
     ".finding{border-left:6px solid #888;padding:.3em .8em;margin:.8em 0;background:#fafafa}"
     ".sev-critical{border-color:#d62728}.sev-error{border-color:#ff7f0e}.sev-warning{border-color:#bcbd22}"
     ".kind{font-weight:bold;font-family:monospace}code{font-size:.95em}"
@@ -345,36 +345,39 @@ static void sec_findings(struct page *p)
         fprintf(f, "<p>%" PRIu64 " findings not kept: the finding table was full.</p>\n", ns_analyzer_findings_dropped(p->a));
 }
 
-static void row_if(FILE *f, const char *what, uint64_t v)
+static int row_if(FILE *f, const char *what, uint64_t v)
 {
     if (v) kv_u(f, what, v);
+    return v != 0;
 }
 
 static void sec_not_analysed(struct page *p)
 {
     FILE *f = p->f;
     const struct ns_stats *st = ns_analyzer_stats(p->a);
+    int any = 0;
     fputs("<table>\n", f);
-    row_if(f, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
-    row_if(f, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
-    row_if(f, "TCP gaps (bytes never captured)", st->tcp_gaps);
-    row_if(f, "TCP gap bytes", st->tcp_gap_bytes);
-    row_if(f, "RPC record resynchronisations", st->tcp_resyncs);
-    row_if(f, "RPC messages cut short by missing bytes", st->decode_truncated);
-    row_if(f, "RPC messages that did not decode", st->decode_invalid);
-    row_if(f, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
-    row_if(f, "IP datagrams missing fragments", st->ip_fragments_incomplete);
-    row_if(f, "calls given up unanswered (call timeout)", st->rpc_calls_timed_out);
-    row_if(f, "evicted: flows (memory cap)", st->evicted_flows);
-    row_if(f, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
-    row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
-    row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
-    row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
+    any += row_if(f, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
+    any += row_if(f, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
+    any += row_if(f, "TCP gaps (bytes never captured)", st->tcp_gaps);
+    any += row_if(f, "TCP gap bytes", st->tcp_gap_bytes);
+    any += row_if(f, "RPC record resynchronisations", st->tcp_resyncs);
+    any += row_if(f, "RPC messages cut short by missing bytes", st->decode_truncated);
+    any += row_if(f, "RPC messages that did not decode", st->decode_invalid);
+    any += row_if(f, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
+    any += row_if(f, "IP datagrams missing fragments", st->ip_fragments_incomplete);
+    any += row_if(f, "calls given up unanswered (call timeout)", st->rpc_calls_timed_out);
+    any += row_if(f, "evicted: flows (memory cap)", st->evicted_flows);
+    any += row_if(f, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
+    any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
+    any += row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
+    any += row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
     const struct series *s = p->s;
-    row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
-    row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);
-    row_if(f, "charts: UDP events of pairs beyond the charted ones", s->pairs_dropped);
-    fputs("<tr><th>anything else</th><td>nothing</td></tr>\n</table>\n", f);
+    any += row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
+    any += row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);
+    any += row_if(f, "charts: UDP events of pairs beyond the charted ones", s->pairs_dropped);
+    if (!any) fputs("<tr><td>nothing</td></tr>\n", f);
+    fputs("</table>\n", f);
 }
 
 int html_write(FILE *f, ns_analyzer *a, const struct series *s, const struct out_capture *cap)

@@ -175,10 +175,11 @@ void chart_band(struct chart *c, double x0, double x1, const char *color, const 
 {
     double a = chart_x(c, x0), b = chart_x(c, x1);
     if (b - a < 2) b = a + 2;
-    fprintf(c->f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.18\"><title>",
+    fprintf(c->f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.15\"><title>",
             a, SVG_TOP, b - a, c->h - SVG_TOP - SVG_BOTTOM, color);
     html_text(c->f, label);
-    fprintf(c->f, "</title></rect><text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" fill=\"%s\">", a + 2, SVG_TOP + 11, color);
+    fprintf(c->f, "</title></rect><text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" fill=\"%s\">", a + 2,
+            SVG_TOP + 11 + 11 * (c->nbands++ % 4), color);
     html_text(c->f, label);
     fputs("</text>\n", c->f);
 }

@@ -10,7 +10,7 @@
 #define SVG_W 960
 #define SVG_H 260
 #define SVG_LEFT 70
-#define SVG_RIGHT 210 /* legend column */
+#define SVG_RIGHT 270 /* legend column */
 #define SVG_TOP 30
 #define SVG_BOTTOM 44
 
@@ -22,6 +22,7 @@ struct chart {
     bool ycat;             /* set before chart_axes: categories on y, the caller labels them */
     int h;                 /* total height */
     int nlegend;
+    int nbands;            /* band labels are staggered */
 };
 
 /* Text with &, <, >, " escaped. */

@@ -7,7 +7,7 @@
 
 #include "nfsscope/view.h"
 
-#define START_WIDTH_NS 1000000ll /* 1 ms: doubles as the capture grows */
+#define START_WIDTH_NS 1000ll /* 1 us: doubles as the capture grows */
 
 const double series_prom_le[SERIES_PROM_BUCKETS] = {
     0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
