@@ -23,6 +23,7 @@ struct client {
     char req[METRICS_HTTP_REQ_MAX];
     char *resp;                    /* response (headers and body) once the request is complete */
     size_t resp_len, sent;
+    bool closing;                  /* all sent, write side shut: reading what is left until EOF */
 };
 
 struct metrics_http {
@@ -109,7 +110,13 @@ static void drop(struct client *c)
     c->fd = -1;
     c->resp = NULL;
     c->len = c->resp_len = c->sent = 0;
+    c->closing = false;
 }
+
+/* Closing with unread request bytes would reset the connection and could
+ * destroy the answer before the client reads it (431): shut the write side
+ * and read until the client closes, for at most LINGER_MS. */
+#define LINGER_MS 1000
 
 void metrics_http_close(struct metrics_http *h)
 {
@@ -164,6 +171,12 @@ static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
 static void serve(struct client *c, short revents, int (*render)(void *, FILE *), void *ctx, int64_t now)
 {
     if (revents & (POLLERR | POLLNVAL)) { drop(c); return; }
+    if (c->closing) {
+        char sink[4096];
+        ssize_t r = read(c->fd, sink, sizeof sink);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) drop(c);
+        return;
+    }
     if (!c->resp && (revents & (POLLIN | POLLHUP))) {
         ssize_t r = read(c->fd, c->req + c->len, sizeof c->req - 1 - c->len);
         if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) { drop(c); return; }
@@ -179,7 +192,11 @@ static void serve(struct client *c, short revents, int (*render)(void *, FILE *)
         ssize_t w = send(c->fd, c->resp + c->sent, c->resp_len - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && errno != EAGAIN && errno != EINTR) { drop(c); return; }
         if (w > 0) { c->sent += (size_t)w; c->deadline_ms = now + METRICS_HTTP_IDLE_MS; }
-        if (c->sent == c->resp_len) drop(c); /* all sent: close (Connection: close) */
+        if (c->sent == c->resp_len) { /* all sent: close (Connection: close) */
+            shutdown(c->fd, SHUT_WR);
+            c->closing = true;
+            c->deadline_ms = now + LINGER_MS;
+        }
     }
 }
 
@@ -190,7 +207,7 @@ void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f)
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
         struct client *c = &h->c[i];
         if (c->fd < 0) { free_slots++; continue; }
-        pfd[n] = (struct pollfd){.fd = c->fd, .events = c->resp ? POLLOUT : POLLIN};
+        pfd[n] = (struct pollfd){.fd = c->fd, .events = c->resp && !c->closing ? POLLOUT : POLLIN};
         idx[n++] = i;
     }
     if (free_slots) { pfd[n] = (struct pollfd){.fd = h->fd, .events = POLLIN}; idx[n++] = -1; }
