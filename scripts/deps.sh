@@ -4,7 +4,8 @@ set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 # iproute2, tcpreplay: the live tests (veth + namespaces); tcpdump: bench/live.sh; tmux: screen tests
-PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time iproute2 tcpreplay tcpdump tmux)
+# chromium: the HTML page in a browser; prometheus (brings promtool): the metrics tests
+PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev tshark python3 clang time iproute2 tcpreplay tcpdump tmux chromium prometheus)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

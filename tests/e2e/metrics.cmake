@@ -19,5 +19,6 @@ endforeach()
 add_test(NAME e2e.metrics.live COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/metrics_live.py $<TARGET_FILE:nfsscope>)
 set_tests_properties(e2e.metrics.live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;metrics" RUN_SERIAL TRUE)
 add_test(NAME e2e.metrics.monitoring
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/monitoring_check.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR})
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/monitoring_check.py $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_BINARY_DIR}/metrics-test)
 set_tests_properties(e2e.metrics.monitoring PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;metrics")
