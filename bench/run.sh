@@ -91,7 +91,7 @@ fi
 F1=$DATA/bench-1x.pcap
 F10=$DATA/bench-${SCALE}x.pcap
 cleanup() {
-    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log; fi
+    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log "$DATA"/bench-*.html "$DATA"/bench-*.prom; fi
 }
 trap cleanup EXIT
 
@@ -144,6 +144,11 @@ run_set() { # run_set TAG FILE ALL
     if [ -n "$NFSSCOPE_BIN" ]; then
         measure "nfsscope-$tag" "$file" "$NFSSCOPE_BIN" -r "$file" -o /dev/null --no-progress
         TT[nfsscope,$tag]=$T RR[nfsscope,$tag]=$R
+        # the page and the metrics file on top of the same analysis (issue 13)
+        measure "outputs-$tag" "$file" "$NFSSCOPE_BIN" -r "$file" -o /dev/null --no-progress \
+            --html "$DATA/bench-$tag.html" --metrics-file "$DATA/bench-$tag.prom"
+        TT[outputs,$tag]=$T RR[outputs,$tag]=$R
+        [ -f "$DATA/bench-$tag.html" ] && say "   page $(du -k "$DATA/bench-$tag.html" | cut -f1) KiB, metrics $(du -k "$DATA/bench-$tag.prom" | cut -f1) KiB"
     fi
     if [ "$all" = 1 ] && have tshark; then
         measure "tshark-v3-$tag" "$file" timeout "$TSHARK_TIMEOUT" tshark -n -r "$file" -q -z rpc,srt,100003,3
@@ -186,6 +191,7 @@ size10=$(du -m "$F10" | cut -f1)
     printf '%-34s %9s %8s %10s %10s   %9s %8s %10s\n' "" "1x s" "/floor" "/nfsscope" "RSS MiB" "${SCALE}x s" "/floor" "RSS MiB"
     row floor "libpcap floor (pcap_floor)"
     row nfsscope "nfsscope -r FILE"
+    row outputs "  ... --html --metrics-file"
     row tshark3 "tshark -q -z rpc,srt,100003,3"
     row tshark4 "tshark -q -z rpc,srt,100003,4"
     row nfstrace "nfstrace -m stat"
@@ -203,6 +209,7 @@ size10=$(du -m "$F10" | cut -f1)
     for k in tshark3 tshark4; do
         target "$k time / nfsscope time (1x)" "$(ratio "${TT[$k,1x]:-n/a}" "${TT[nfsscope,1x]:-n/a}")" ">=" 30
     done
+    target "--html --metrics-file time / plain (1x)" "$(ratio "${TT[outputs,1x]:-n/a}" "${TT[nfsscope,1x]:-n/a}")" "<=" 1.10
     target "nfsscope RSS ${SCALE}x / RSS 1x" "$(ratio "${RR[nfsscope,10x]:-n/a}" "${RR[nfsscope,1x]:-n/a}")" "<=" 1.25
     echo
 } | tee "$DATA/bench-results.txt"
