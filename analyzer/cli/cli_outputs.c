@@ -45,6 +45,12 @@ int outputs_attach(ns_analyzer *a, char *err, size_t errlen)
     return 0;
 }
 
+void outputs_listener(ns_event_fn *fn, void **ctx)
+{
+    *fn = g.s ? series_on_event : NULL;
+    *ctx = g.s;
+}
+
 static void capture_of(const struct report_info *ri, struct out_capture *oc)
 {
     *oc = (struct out_capture){.source = ri->source, .live = ri->live, .counters = ri->counters,

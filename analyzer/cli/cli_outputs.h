@@ -17,6 +17,9 @@
 int outputs_open(const struct options *o, char *err, size_t errlen);
 /* Collect the series from a's events (after the analyzer is made). */
 int outputs_attach(ns_analyzer *a, char *err, size_t errlen);
+/* The series' event listener (NULL when nothing is collected), for a front
+ * end that takes the analyzer's events itself (the screen) to pass them on. */
+void outputs_listener(ns_event_fn *fn, void **ctx);
 /* Serve a pending scrape without blocking (the capture loops call it now
  * and then; nothing to do without --metrics). */
 void outputs_poll(ns_analyzer *a, struct capture *c);

@@ -70,6 +70,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         fprintf(stderr, "nfsscope: %s; reading without the screen\n", err);
         return drain(c, a, o);
     }
+    ns_event_fn pass_fn; /* --html, --metrics: their series hear the events too */
+    void *pass_ctx;
+    outputs_listener(&pass_fn, &pass_ctx);
+    tui_pass_events(t, pass_fn, pass_ctx);
     const char *source = o->read_file ? o->read_file : o->interface;
     int fd = capture_fd(c);
     bool live = fd >= 0, ended = false, have = false, ready = true;
@@ -148,6 +152,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         }
     }
     tui_close(t);
+    if (pass_fn) ns_analyzer_on_event(a, pass_fn, pass_ctx);
     if (live && !ended) capture_stop(c);
     return capture_error(c) ? 2 : 0;
 }

@@ -10,7 +10,7 @@
 #define SVG_W 960
 #define SVG_H 260
 #define SVG_LEFT 70
-#define SVG_RIGHT 270 /* legend column */
+#define SVG_RIGHT 290 /* legend column */
 #define SVG_TOP 30
 #define SVG_BOTTOM 44
 
