@@ -7,7 +7,7 @@
 #include "html_svg.h"
 #include "output.h"
 
-#define HTML_TABLE_ROWS 500 /* rows of a table shown; the rest counted */
+#define HTML_TABLE_ROWS 200 /* rows of a table shown; the rest counted */
 #define HTML_FILES 20       /* READ_PLUS files charted */
 #define HTML_LAT_OPS 6      /* operations in the latency charts */
 #define HTML_TIMELINE 40    /* findings in the findings' timeline */

@@ -9,6 +9,23 @@ static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
 
 const char *svg_color(unsigned i) { return palette[i % (sizeof palette / sizeof palette[0])]; }
 
+/* A coordinate with one decimal, without printf's floating point (a page
+ * has tens of thousands of them): the same digits as "%.1f" would print. */
+static void num(FILE *f, double v)
+{
+    long long t = llround(v * 10);
+    char buf[32], *p = buf + sizeof buf;
+    bool neg = t < 0;
+    unsigned long long u = neg ? (unsigned long long)-t : (unsigned long long)t;
+    *--p = 0;
+    *--p = (char)('0' + u % 10);
+    *--p = '.';
+    u /= 10;
+    do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+    if (neg) *--p = '-';
+    fputs(p, f);
+}
+
 void html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
@@ -157,13 +174,22 @@ void chart_line(struct chart *c, const double *x, const double *y, int n, const 
         }
         double px = chart_x(c, x[i]), py = chart_y(c, y[i]);
         if (!open) {
-            fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"M%.1f %.1f", cls, color,
-                    dashed ? " stroke-dasharray=\"5 3\"" : "", px, py);
+            fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"M", cls, color,
+                    dashed ? " stroke-dasharray=\"5 3\"" : "");
+            num(c->f, px);
+            fputc(' ', c->f);
+            num(c->f, py);
             open = true;
         } else if (step) {
-            fprintf(c->f, " H%.1f V%.1f", px, py);
+            fputs(" H", c->f);
+            num(c->f, px);
+            fputs(" V", c->f);
+            num(c->f, py);
         } else {
-            fprintf(c->f, " L%.1f %.1f", px, py);
+            fputs(" L", c->f);
+            num(c->f, px);
+            fputc(' ', c->f);
+            num(c->f, py);
         }
         lasty = py;
     }
@@ -187,8 +213,15 @@ void chart_band(struct chart *c, double x0, double x1, const char *color, const 
 void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title)
 {
     double a = chart_x(c, x0), b = chart_x(c, x1), top = chart_y(c, y1), bot = chart_y(c, y0);
-    fprintf(c->f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">", a, top,
-            b - a > 0.5 ? b - a : 0.5, bot - top, color);
+    fputs("<rect class=\"bar\" x=\"", c->f);
+    num(c->f, a);
+    fputs("\" y=\"", c->f);
+    num(c->f, top);
+    fputs("\" width=\"", c->f);
+    num(c->f, b - a > 0.5 ? b - a : 0.5);
+    fputs("\" height=\"", c->f);
+    num(c->f, bot - top);
+    fprintf(c->f, "\" fill=\"%s\">", color);
     if (title) {
         fputs("<title>", c->f);
         html_text(c->f, title);

@@ -137,10 +137,12 @@ static void latency(FILE *f, const struct series *s)
     qsort(rows, n, sizeof *rows, lat_cmp);
     for (unsigned j = 0; j < n; j++) {
         const struct series_latency *l = rows[j];
+        uint64_t cum = 0;
         for (unsigned i = 0; i < SERIES_PROM_BUCKETS; i++) {
+            cum += l->le[i];
             fputs("nfsscope_rpc_latency_seconds_bucket{op=", f);
             val(f, l->op);
-            fprintf(f, ",le=\"%g\"} %" PRIu64 "\n", series_prom_le[i], l->le[i]);
+            fprintf(f, ",le=\"%g\"} %" PRIu64 "\n", series_prom_le[i], cum);
         }
         fputs("nfsscope_rpc_latency_seconds_bucket{op=", f);
         val(f, l->op);

@@ -13,14 +13,22 @@ const double series_prom_le[SERIES_PROM_BUCKETS] = {
     0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
     0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 };
+static const int64_t prom_le_ns[SERIES_PROM_BUCKETS] = {
+    50000, 100000, 250000, 500000, 1000000, 2500000, 5000000, 10000000, 25000000, 50000000,
+    100000000, 250000000, 500000000, 1000000000, 2500000000, 5000000000, 10000000000, 30000000000, 60000000000,
+};
 
-double series_lat_bin_upper_ns(unsigned i) { return 1000.0 * pow(2.0, (double)(i + 1) / 2.0); }
+double series_lat_bin_upper_ns(unsigned i) { return 1024.0 * pow(2.0, (double)(i + 1) / 2.0); }
 
-/* Bin of a latency: half-octaves from 1 us (bin 0 holds everything below sqrt 2 us). */
+/* Bin of a latency: half-octaves from 1.024 us (bin 0 holds everything
+ * below 1.45 us), in integers: the event path does no floating point. */
 static unsigned lat_bin(int64_t ns)
 {
-    if (ns <= 1000) return 0;
-    double b = floor(2.0 * log2((double)ns / 1000.0));
+    if (ns < 1448) return 0;
+    uint64_t v = (uint64_t)ns;
+    int l = 63 - __builtin_clzll(v);                     /* floor(log2 v) */
+    uint64_t m = l >= 16 ? v >> (l - 16) : v << (16 - l); /* v's top bits, in [2^16, 2^17) */
+    int b = 2 * l + (m >= 92682) - 20;                    /* floor(2 log2(v / 1024)); 92682 = 2^16 sqrt 2 */
     return b >= SERIES_LAT_BINS - 1 ? SERIES_LAT_BINS - 1 : (unsigned)b;
 }
 
@@ -33,7 +41,7 @@ double series_lat_quantile_ns(const uint32_t *hist, double q)
     if (rank < 1) rank = 1;
     for (unsigned i = 0; i < SERIES_LAT_BINS; i++) {
         seen += hist[i];
-        if (seen >= rank) return i ? sqrt(series_lat_bin_upper_ns(i) * series_lat_bin_upper_ns(i - 1)) : 1000.0;
+        if (seen >= rank) return i ? sqrt(series_lat_bin_upper_ns(i) * series_lat_bin_upper_ns(i - 1)) : 1024.0;
     }
     return series_lat_bin_upper_ns(SERIES_LAT_BINS - 1);
 }
@@ -143,13 +151,21 @@ static const char *op_name(const struct ns_txn *t, uint32_t key)
     return key < NS_OPKEY_MAX ? ns_op_key_name(key) : ns_txn_proc_name(t);
 }
 
-static uint16_t server_index(struct series *s, const struct ns_conn *c)
+static uint16_t server_lookup(struct series *s, const struct ns_conn *c)
 {
     for (unsigned i = 0; i < s->nservers; i++)
         if (memcmp(&s->server[i], &c->server, sizeof c->server) == 0) return (uint16_t)i;
     if (s->nservers == SERIES_SERVERS) return SERIES_SERVERS;
     s->server[s->nservers] = c->server;
     return (uint16_t)s->nservers++;
+}
+
+/* A connection's server never changes: remembered by connection id. */
+static uint16_t server_index(struct series *s, const struct ns_conn *c)
+{
+    struct series_conn_cache *k = &s->conn_cache[c->id % SERIES_CONN_CACHE];
+    if (k->conn_id != c->id) *k = (struct series_conn_cache){c->id, server_lookup(s, c)};
+    return k->server;
 }
 
 static void count_call(struct series *s, const struct ns_event *ev)
@@ -189,9 +205,9 @@ static void count_latency(struct series *s, const struct ns_txn *t, uint32_t key
     if (!l) l = &s->lat[SERIES_LAT_OPS];
     l->count++;
     l->sum_ns += (uint64_t)lat;
-    double sec = (double)lat / 1e9;
-    for (unsigned i = 0; i < SERIES_PROM_BUCKETS; i++)
-        if (sec <= series_prom_le[i]) l->le[i]++; /* cumulative, as Prometheus wants */
+    unsigned i = 0;
+    while (i < SERIES_PROM_BUCKETS && lat > prom_le_ns[i]) i++;
+    if (i < SERIES_PROM_BUCKETS) l->le[i]++; /* per bucket; the writer makes them cumulative */
 }
 
 static void chart_latency(struct series *s, uint32_t key, unsigned b, int64_t lat)

@@ -66,11 +66,15 @@ struct series_call_key {       /* metrics: calls by server, program, version, op
 struct series_latency {        /* metrics: a Prometheus histogram by op */
     const char *op;
     uint64_t count, sum_ns;
-    uint64_t le[SERIES_PROM_BUCKETS];
+    uint64_t le[SERIES_PROM_BUCKETS]; /* per bucket (not cumulative): the count up to le, above the one before */
 };
+
+#define SERIES_CONN_CACHE 256
+struct series_conn_cache { uint32_t conn_id; uint16_t server; };
 
 struct series {
     ns_analyzer *a;
+    struct series_conn_cache conn_cache[SERIES_CONN_CACHE];
     /* the shared time axis */
     bool started;
     int64_t t0, width;         /* first event time; bucket width, ns */
@@ -116,7 +120,7 @@ void series_free(struct series *s);
  * and passes events on. */
 void series_on_event(void *ctx, const struct ns_event *ev);
 
-/* Upper bound of half-octave latency bin i, ns (the bins of the charts). */
+/* Upper bound of half-octave latency bin i, ns (the bins of the charts, from 1.024 us). */
 double series_lat_bin_upper_ns(unsigned i);
 /* Quantile q of a bin histogram, ns (geometric middle of the bin); -1 if empty. */
 double series_lat_quantile_ns(const uint32_t *hist, double q);
