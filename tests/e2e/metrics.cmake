@@ -6,6 +6,13 @@
 #                              through its HTTP API (metrics_live.py; root)
 #   e2e.metrics.monitoring     monitoring/: promtool check rules and test rules on the alert
 #                              rules, the Grafana dashboard's queries name only metrics nfsscope writes
+# The series and the exposition fed synthetic events (tests/unit/output/test_series.c):
+# bounded buckets, caps, latency bins, Prometheus buckets, label escaping.
+add_executable(test_series ${PROJECT_SOURCE_DIR}/tests/unit/output/test_series.c)
+target_include_directories(test_series PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+target_link_libraries(test_series PRIVATE nfsscope_output)
+add_test(NAME unit.test_series COMMAND test_series)
+
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
   return()
@@ -22,3 +29,4 @@ add_test(NAME e2e.metrics.monitoring
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/monitoring_check.py $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}
                  ${CMAKE_BINARY_DIR}/metrics-test)
 set_tests_properties(e2e.metrics.monitoring PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;metrics")
+
