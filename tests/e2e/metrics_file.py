@@ -128,6 +128,14 @@ def main():
     for pool in ("flows", "reassembly", "pending_calls", "ip_fragments", "sessions"):
         if ("nfsscope_memory_bytes", (("pool", pool),)) not in s:
             fail("no nfsscope_memory_bytes for pool %s" % pool)
+    # Bad input: one line naming the problem, exit 1, nothing analysed.
+    for args, want in ((["--metrics", "127.0.0.1:9"], "nfsscope: --metrics serves a live capture (-i); for a file use --metrics-file"),
+                       (["--metrics-file", "/nonexistent-dir/x.prom"], "nfsscope: /nonexistent-dir/x.prom: No such file or directory"),
+                       (["--html", "/nonexistent-dir/x.html"], "nfsscope: /nonexistent-dir/x.html: No such file or directory")):
+        r = subprocess.run([nfsscope, "-r", pcap, "-o", os.devnull] + args, capture_output=True, text=True)
+        if r.returncode != 1 or r.stderr.strip() != want:
+            fail("%s: exit %d, stderr %r; expected 1 and %r" % (" ".join(args), r.returncode, r.stderr, want))
+    print("bad --metrics/--metrics-file/--html: one line, exit 1")
     print("PASS: %s" % sample)
     return 0
 
