@@ -306,7 +306,7 @@ static void sec_findings(struct page *p)
     size_t n = ns_analyzer_findings(p->a, &all);
     chart_findings_timeline(p);
     if (!n) { fputs("<p>No findings.</p>\n", f); return; }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && i < HTML_TABLE_ROWS; i++) {
         const struct ns_finding *fd = all[i];
         char chart[80], a[NS_TIME_STRLEN], b[NS_TIME_STRLEN];
         html_finding_chart(p, fd, chart, sizeof chart);
@@ -341,6 +341,8 @@ static void sec_findings(struct page *p)
         for (unsigned k = 0; k < fd->nframes; k++) fprintf(f, "%s%" PRIu64, k ? ", " : " ", fd->frames[k]);
         fputs("</small></div>\n", f);
     }
+    if (n > HTML_TABLE_ROWS)
+        fprintf(f, "<p>%zu more findings, less severe or later, are in the text and JSON reports.</p>\n", n - HTML_TABLE_ROWS);
     if (ns_analyzer_findings_dropped(p->a))
         fprintf(f, "<p>%" PRIu64 " findings not kept: the finding table was full.</p>\n", ns_analyzer_findings_dropped(p->a));
 }
