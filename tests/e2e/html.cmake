@@ -13,3 +13,9 @@ foreach(_s seed-000-nconnect-misbind seed-002-slots-64-granted-10 nfsv3-udp-loss
                    ${PROJECT_SOURCE_DIR}/samples ${_s} ${CMAKE_BINARY_DIR}/html-test)
   set_tests_properties(e2e.html.${_s} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;html")
 endforeach()
+# The same page through the live screen (--tui passes the events on): tests/e2e/html_screen.sh.
+if(NFSSCOPE_TUI)
+  add_test(NAME e2e.html.screen COMMAND ${CMAKE_CURRENT_LIST_DIR}/html_screen.sh $<TARGET_FILE:nfsscope>
+                                        ${PROJECT_SOURCE_DIR}/samples/seed-002-slots-64-granted-10.pcap)
+  set_tests_properties(e2e.html.screen PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;html;screen")
+endif()
