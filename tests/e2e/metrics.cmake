@@ -30,3 +30,8 @@ add_test(NAME e2e.metrics.monitoring
                  ${CMAKE_BINARY_DIR}/metrics-test)
 set_tests_properties(e2e.metrics.monitoring PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;metrics")
 
+# Bounded labels: 20 generated sessions, the 4 oldest summed under session="other" (metrics_fold.py).
+add_test(NAME e2e.metrics.fold
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/metrics_fold.py $<TARGET_FILE:nfsscope>
+                 ${CMAKE_BINARY_DIR}/metrics-test)
+set_tests_properties(e2e.metrics.fold PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;metrics")
