@@ -50,7 +50,7 @@ static const char usage[] =
     "                        exit with status 3 when a finding of one of these kinds exists\n"
     "  --html FILE           also write the post-mortem page with charts (doc/html-report.md)\n"
     "  --metrics HOST:PORT   with -i: serve Prometheus metrics at http://HOST:PORT/metrics\n"
-    "  --metrics-file FILE   also write the Prometheus metrics to FILE at the end (doc/metrics.md)\n"
+    "  --metrics-file FILE   also write the metrics to FILE at the end (doc/metrics.md)\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
     "  -h, --help            this help\n"
