@@ -95,7 +95,7 @@ F10=$DATA/bench-${SCALE}x.pcap
 S1=$DATA/small-1x.pcap
 S10=$DATA/small-${SCALE}x.pcap
 cleanup() {
-    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$S1" "$S10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log; fi
+    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$S1" "$S10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log "$DATA"/bench-*.html "$DATA"/bench-*.prom; fi
 }
 trap cleanup EXIT
 
@@ -155,6 +155,11 @@ run_set() { # run_set TAG FILE ALL
     if [ -n "$NFSSCOPE_BIN" ]; then
         measure "nfsscope-$tag" "$file" "$NFSSCOPE_BIN" -r "$file" -o /dev/null --no-progress
         TT[nfsscope,$tag]=$T RR[nfsscope,$tag]=$R
+        # the page and the metrics file on top of the same analysis (issue 13)
+        measure "outputs-$tag" "$file" "$NFSSCOPE_BIN" -r "$file" -o /dev/null --no-progress \
+            --html "$DATA/bench-$tag.html" --metrics-file "$DATA/bench-$tag.prom"
+        TT[outputs,$tag]=$T RR[outputs,$tag]=$R
+        [ -f "$DATA/bench-$tag.html" ] && say "   page $(du -k "$DATA/bench-$tag.html" | cut -f1) KiB, metrics $(du -k "$DATA/bench-$tag.prom" | cut -f1) KiB"
     fi
     if [ "$all" = 1 ] && have tshark; then
         measure "tshark-v3-$tag" "$file" timeout "$TSHARK_TIMEOUT" tshark -n -r "$file" -q -z rpc,srt,100003,3
@@ -198,6 +203,7 @@ table() { # table P TITLE FILE1 FILE10
     row floor "libpcap floor (pcap_floor)" "$p"
     row floorbuf "floor, 1 MiB stdio buffer" "$p"
     row nfsscope "nfsscope -r FILE" "$p"
+    row outputs "  ... --html --metrics-file" "$p"
     row tshark3 "tshark -q -z rpc,srt,100003,3" "$p"
     row tshark4 "tshark -q -z rpc,srt,100003,4" "$p"
     row nfstrace "nfstrace -m stat" "$p"
@@ -228,6 +234,7 @@ table() { # table P TITLE FILE1 FILE10
     for k in tshark3 tshark4; do
         target "samples: $k time / nfsscope time (1x)" "$(ratio "${TT[$k,1x]:-n/a}" "${TT[nfsscope,1x]:-n/a}")" ">=" 30
     done
+    target "samples: --html --metrics-file time / plain (1x)" "$(ratio "${TT[outputs,1x]:-n/a}" "${TT[nfsscope,1x]:-n/a}")" "<=" 1.10
     echo
 } | tee "$DATA/bench-results.txt"
 say "(table saved in $DATA/bench-results.txt)"

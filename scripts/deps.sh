@@ -11,8 +11,10 @@ RUN_PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev)
 # time; iproute2, tcpreplay: the live tests (veth + namespaces); tcpdump:
 # bench/live.sh; tmux: screen tests; dpkg-dev: the Debian package test;
 # wireshark-dev, libwireshark-dev, libglib2.0-dev: the Wireshark plugin
-# (dissector/) and its tshark tests
-TEST_PKGS=(tshark python3 clang time iproute2 tcpreplay tcpdump tmux dpkg-dev libwireshark-dev wireshark-dev libglib2.0-dev)
+# (dissector/) and its tshark tests; chromium: the HTML page in a browser;
+# prometheus (brings promtool): the metrics tests
+TEST_PKGS=(tshark python3 clang time iproute2 tcpreplay tcpdump tmux dpkg-dev libwireshark-dev wireshark-dev libglib2.0-dev
+           chromium prometheus)
 PKGS=("${RUN_PKGS[@]}")
 [ "${1:-}" = --run ] || PKGS+=("${TEST_PKGS[@]}")
 missing=()

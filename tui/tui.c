@@ -11,6 +11,7 @@
 static void on_event(void *ctx, const struct ns_event *ev)
 {
     struct tui *t = ctx;
+    if (t->pass_fn) t->pass_fn(t->pass_ctx, ev);
     if (ev->kind != NS_EV_REPLY || !ev->txn || ev->backchannel) return;
     /* the session from the event's slot facts, else from the call's SEQUENCE
      * (the core does not fill has_slot on every reply yet) */
@@ -31,6 +32,12 @@ struct tui *tui_open(ns_analyzer *a, char *err, size_t errlen)
     ns_analyzer_on_event(a, on_event, t);
     getmaxyx(stdscr, t->rows, t->cols);
     return t;
+}
+
+void tui_pass_events(struct tui *t, ns_event_fn fn, void *ctx)
+{
+    t->pass_fn = fn;
+    t->pass_ctx = ctx;
 }
 
 void tui_close(struct tui *t)

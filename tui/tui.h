@@ -25,6 +25,9 @@ struct tui_status {
 /* Take over the terminal and listen to a's events (per-session latency).
  * NULL with a reason in err if the terminal cannot be used. */
 struct tui *tui_open(ns_analyzer *a, char *err, size_t errlen);
+/* Pass every event the screen receives on to fn (another listener of the
+ * analyzer: the HTML page's and the metrics' series); fn NULL: none. */
+void tui_pass_events(struct tui *t, ns_event_fn fn, void *ctx);
 /* Give the terminal back (also done by the signal handler on a crash). */
 void tui_close(struct tui *t);
 /* a was settled: draw its state. roll: a new interval starts, rates are

@@ -89,6 +89,8 @@ struct session_extra {          /* per session, keyed by session id */
 };
 struct tui {
     ns_analyzer *a;
+    ns_event_fn pass_fn;        /* tui_pass_events */
+    void *pass_ctx;
     int view;
     bool detail, help, paused, prompt;
     char filter[64], input[64];

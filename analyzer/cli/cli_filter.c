@@ -338,7 +338,7 @@ static void count(struct filter *f, const struct ns_txn *t)
         }
     }
     if (t->call_frame && t->reply_frame) {
-        uint32_t key = ns_txn_opkey(t);
+        uint32_t key = ns_txn_op_key(t);
         struct ns_op_stats *o = key == UINT32_MAX ? NULL : op(f, key);
         if (o) {
             o->count++;

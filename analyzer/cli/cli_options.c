@@ -65,6 +65,9 @@ static const char usage[] =
     "  --fail-on KIND[,KIND...]\n"
     "                        exit with status 3 when a finding of one of these kinds exists\n"
     "                        (case-insensitive; the kinds are listed in the man page)\n"
+    "  --html FILE           also write the post-mortem page with charts (doc/html-report.md)\n"
+    "  --metrics HOST:PORT   with -i: serve Prometheus metrics at http://HOST:PORT/metrics\n"
+    "  --metrics-file FILE   also write the metrics to FILE at the end (doc/metrics.md)\n"
     "  --progress / --no-progress\n"
     "                        progress on stderr (default: only when stderr is a terminal)\n"
     "  -h, --help            this help\n"
@@ -102,7 +105,8 @@ bool parse_size(const char *s, uint64_t *out)
 
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
-       OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO };
+       OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO,
+       OPT_HTML, OPT_METRICS, OPT_METRICSFILE };
 
 static const char *narrow_name(int c)
 {
@@ -147,6 +151,9 @@ int options_parse(int argc, char **argv, struct options *o)
         {"clientid", required_argument, NULL, OPT_CLIENTID},
         {"from", required_argument, NULL, OPT_FROM},
         {"to", required_argument, NULL, OPT_TO},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"metrics", required_argument, NULL, OPT_METRICS},
+        {"metrics-file", required_argument, NULL, OPT_METRICSFILE},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
         {"help", no_argument, NULL, 'h'},
@@ -282,6 +289,9 @@ int options_parse(int argc, char **argv, struct options *o)
             fprintf(stderr, "nfsscope: --%s: %s\n", narrow_name(c), why);
             return -1;
         }
+        case OPT_HTML: o->html = optarg; break;
+        case OPT_METRICS: o->metrics = optarg; break;
+        case OPT_METRICSFILE: o->metrics_file = optarg; break;
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_NOPROGRESS: o->progress = 0; break;
         case 'h': fputs(usage, stdout); return 1;

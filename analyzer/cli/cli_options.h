@@ -51,6 +51,10 @@ struct options {
     struct filter_spec narrow; /* --client --server --session --clientid --from --to */
     /* tcpdump habits */
     int verbosity;             /* -q: -1 (summary and findings), 0 default, -v: 1 (more per table) */
+    /* pictures and monitoring (cli_outputs.c) */
+    const char *html;          /* --html: the post-mortem page */
+    const char *metrics;       /* --metrics HOST:PORT: serve GET /metrics while capturing */
+    const char *metrics_file;  /* --metrics-file: the exposition written at the end */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "cli_options.h"
+#include "cli_outputs.h"
 #include "cli_privs.h"
 #include "cli_report.h"
 #include "cli_txnlog.h"
@@ -95,6 +96,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (outputs_open(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", err);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
     /* Everything nfsscope will write is open: give up root (like tcpdump). */
     if (privs_drop(&pv, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: %s\n", err);
@@ -142,6 +149,16 @@ int main(int argc, char **argv)
     }
     if (flt) filter_chain(flt, programs_on_txn, &pg);
     ns_analyzer_on_txn(a, flt ? filter_on_txn : programs_on_txn, flt ? (void *)flt : (void *)&pg);
+    /* the page's and the metrics' series: every event, whatever the narrowing */
+    if (outputs_attach(a, aerr, sizeof aerr) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", aerr);
+        filter_free(flt);
+        programs_free(&pg);
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
 
     signals_install(p);
     bool screen = want_screen(&o);
@@ -171,6 +188,7 @@ int main(int argc, char **argv)
     if (report && o.format == FORMAT_JSON) report_json(out, a, &ri);
     else if (report) report_text(out, a, &ri);
 
+    if (outputs_finish(a, &ri)) status = 1;
     if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
     if (out != stdout && (fflush(out) != 0 || ferror(out))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_outputs.h"
 #include "cli_progress.h"
 #include "nfsscope/view.h"
 
@@ -113,6 +114,7 @@ int run_batch(struct capture *c, ns_analyzer *a, const struct options *o)
         }
         if (!live) continue;
         int64_t now = clock_ns(CLOCK_MONOTONIC);
+        outputs_poll(a, c); /* --metrics: a scrape waiting */
         if (now >= next_tick) { /* drops sampled every second */
             struct capture_stats cs;
             capture_stats(c, &cs);

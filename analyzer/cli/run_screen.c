@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "run_screen.h"
+
+#include "cli_outputs.h"
 #include "tui.h"
 
 #define SEC 1000000000LL
@@ -68,6 +70,10 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         fprintf(stderr, "nfsscope: %s; reading without the screen\n", err);
         return drain(c, a, o);
     }
+    ns_event_fn pass_fn; /* --html, --metrics: their series hear the events too */
+    void *pass_ctx;
+    outputs_listener(&pass_fn, &pass_ctx);
+    tui_pass_events(t, pass_fn, pass_ctx);
     const char *source = o->read_file ? o->read_file : o->interface;
     int fd = capture_fd(c);
     bool live = fd >= 0, ended = false, have = false, ready = true;
@@ -122,6 +128,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         int npf = live && !ended ? 2 : 1;
         if (poll(pf, (nfds_t)npf, (int)((wait + 999999) / 1000000)) > 0 && npf == 2 && (pf[1].revents & (POLLIN | POLLERR | POLLHUP)))
             ready = true;
+        outputs_poll(a, c); /* --metrics: a scrape waiting */
         /* the terminal is gone (ssh dropped, window closed): a hung-up
          * descriptor polls ready for ever, so leave now and let the report
          * go where -o sends it */
@@ -145,6 +152,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
         }
     }
     tui_close(t);
+    if (pass_fn) ns_analyzer_on_event(a, pass_fn, pass_ctx);
     if (live && !ended) capture_stop(c);
     return capture_error(c) ? 2 : 0;
 }

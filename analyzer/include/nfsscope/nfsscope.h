@@ -102,12 +102,6 @@ int64_t ns_analyzer_now(const ns_analyzer *a);
 /* Results: valid until the analyzer is freed, updated by feed/tick/settle/finish. */
 /* Counters; the derived ones (TCP, evictions, memory) are brought up to date by this call. */
 const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
-/* The Operations row (struct ns_stats.ops key) a transaction counts in:
- * its NFSv3 procedure or the main operation of its COMPOUND, as the
- * analyzer's own statistics count it (NULL procedures too); UINT32_MAX for
- * none (other programs, orphan replies). For a front end that aggregates a
- * subset of the transactions (nfsscope's --client, --session ...). */
-uint32_t ns_txn_opkey(const struct ns_txn *t);
 
 /* Connections that carried RPC, by id (1..n). NULL if id is out of range.
  * A connection record never moves: the pointer stays valid until free. */

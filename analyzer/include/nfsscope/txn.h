@@ -87,6 +87,12 @@ static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
     return (t->call_frame && t->reply_frame) ? t->reply_ts_ns - t->call_ts_ns : -1;
 }
 
+/* The statistics' operation key of a transaction (nfsscope/stats.h): the
+ * NFSv3 procedure, or the main operation of an NFSv4 COMPOUND, as the
+ * operations table counts it (NULL procedures too); UINT32_MAX when it has
+ * none (other programs, orphan replies). */
+uint32_t ns_txn_op_key(const struct ns_txn *t);
+
 #pragma GCC visibility pop
 
 #endif

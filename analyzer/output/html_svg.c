@@ -1,0 +1,267 @@
+/* Inline SVG primitives (html_svg.h). */
+#include "html_svg.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+const char *svg_color(unsigned i) { return palette[i % (sizeof palette / sizeof palette[0])]; }
+
+/* A coordinate with one decimal, without printf's floating point (a page
+ * has tens of thousands of them): the same digits as "%.1f" would print. */
+static void num(FILE *f, double v)
+{
+    long long t = llround(v * 10);
+    char buf[32], *p = buf + sizeof buf;
+    bool neg = t < 0;
+    unsigned long long u = neg ? (unsigned long long)-t : (unsigned long long)t;
+    *--p = 0;
+    *--p = (char)('0' + u % 10);
+    *--p = '.';
+    u /= 10;
+    do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+    if (neg) *--p = '-';
+    fputs(p, f);
+}
+
+void html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+void chart_begin(struct chart *c, FILE *f, const char *id, const char *title, int h)
+{
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->h = h ? h : SVG_H;
+    fprintf(f, "<figure class=\"chart\" id=\"");
+    html_text(f, id);
+    fprintf(f, "\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">"
+               "<text class=\"title\" x=\"%d\" y=\"18\">",
+            SVG_W, c->h, SVG_W, c->h, SVG_LEFT);
+    html_text(f, title);
+    fputs("</text>\n", f);
+}
+
+double chart_x(const struct chart *c, double x)
+{
+    double w = SVG_W - SVG_LEFT - SVG_RIGHT, f;
+    if (c->xlog) f = x > 0 ? (log10(x) - log10(c->x0)) / (log10(c->x1) - log10(c->x0)) : 0;
+    else f = c->x1 > c->x0 ? (x - c->x0) / (c->x1 - c->x0) : 0;
+    if (f < 0) f = 0;
+    if (f > 1) f = 1;
+    return SVG_LEFT + f * w;
+}
+
+double chart_y(const struct chart *c, double y)
+{
+    double h = c->h - SVG_TOP - SVG_BOTTOM, f;
+    if (c->ylog) f = y > 0 ? (log10(y) - log10(c->y0)) / (log10(c->y1) - log10(c->y0)) : 0;
+    else f = c->y1 > c->y0 ? (y - c->y0) / (c->y1 - c->y0) : 0;
+    if (f < 0) f = 0;
+    if (f > 1) f = 1;
+    return c->h - SVG_BOTTOM - f * h;
+}
+
+/* 1, 2 or 5 times a power of ten, about range/n. */
+static double nice_step(double range, int n)
+{
+    double raw = range / n, p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void tick_label(FILE *f, double v, double step)
+{
+    int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    if (dec > 6) dec = 6;
+    fprintf(f, "%.*f", dec, v);
+}
+
+void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, bool ylog, const char *xlabel,
+                const char *ylabel)
+{
+    FILE *f = c->f;
+    if (c->xlog) {
+        if (!(x0 > 0)) x0 = 1e-3;
+        x0 = pow(10, floor(log10(x0)));
+        x1 = pow(10, ceil(log10(x1 > x0 ? x1 : x0 * 10)));
+    }
+    if (!(x1 > x0)) x1 = x0 + 1;
+    if (ylog) {
+        if (!(y0 > 0)) y0 = 1;
+        y0 = pow(10, floor(log10(y0)));
+        y1 = pow(10, ceil(log10(y1 > y0 ? y1 : y0 * 10)));
+        if (y1 <= y0) y1 = y0 * 10;
+    } else {
+        if (!(y1 > y0)) y1 = y0 + 1;
+        double st = nice_step(y1 - y0, 5);
+        if (!c->ycat) y1 = ceil(y1 / st) * st;
+    }
+    c->x0 = x0; c->x1 = x1; c->y0 = y0; c->y1 = y1; c->ylog = ylog;
+    int L = SVG_LEFT, R = SVG_W - SVG_RIGHT, T = SVG_TOP, B = c->h - SVG_BOTTOM;
+    fprintf(f, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", L, T, R - L, B - T);
+    double xs = nice_step(x1 - x0, 8);
+    if (c->xlog)
+        for (double v = x0; v <= x1 * 1.0001; v *= 10) {
+            double px = chart_x(c, v);
+            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+                    px, T, px, B, px, B + 14, v);
+        }
+    else
+    for (double v = ceil(x0 / xs) * xs; v <= x1 + xs * 1e-9; v += xs) {
+        double px = chart_x(c, v);
+        fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+                px, T, px, B, px, B + 14);
+        tick_label(f, fabs(v) < xs * 1e-9 ? 0 : v, xs);
+        fputs("</text>\n", f);
+    }
+    if (c->ycat) {
+        /* the caller labels its rows */
+    } else if (ylog) {
+        for (double v = y0; v <= y1 * 1.0001; v *= 10) {
+            double py = chart_y(c, v);
+            fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                    L, py, R, py, L - 4, py + 4, v);
+        }
+    } else {
+        double ys = nice_step(y1 - y0, 5);
+        for (double v = y0; v <= y1 + ys * 1e-9; v += ys) {
+            double py = chart_y(c, v);
+            fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+                    L, py, R, py, L - 4, py + 4);
+            tick_label(f, v, ys);
+            fputs("</text>\n", f);
+        }
+    }
+    fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (L + R) / 2, c->h - 8);
+    html_text(f, xlabel);
+    fprintf(f, "</text><text class=\"axis\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">", (T + B) / 2);
+    html_text(f, ylabel);
+    fputs("</text>\n", f);
+}
+
+void chart_legend(struct chart *c, const char *color, const char *label, bool dashed)
+{
+    int x = SVG_W - SVG_RIGHT + 14, y = SVG_TOP + 8 + 16 * c->nlegend++;
+    fprintf(c->f, "<g class=\"legend\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"%s/>"
+                  "<text x=\"%d\" y=\"%d\">",
+            x, y, x + 18, y, color, dashed ? " stroke-dasharray=\"5 3\"" : "", x + 24, y + 4);
+    html_text(c->f, label);
+    fputs("</text></g>\n", c->f);
+}
+
+void chart_line(struct chart *c, const double *x, const double *y, int n, const char *color, bool dashed, bool step,
+                const char *cls)
+{
+    bool open = false;
+    double lasty = 0;
+    for (int i = 0; i < n; i++) {
+        bool gap = c->ylog ? !(y[i] > 0) : y[i] < 0;
+        if (gap) {
+            if (open) fputs("\"/>\n", c->f);
+            open = false;
+            continue;
+        }
+        double px = chart_x(c, x[i]), py = chart_y(c, y[i]);
+        if (!open) {
+            fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"M", cls, color,
+                    dashed ? " stroke-dasharray=\"5 3\"" : "");
+            num(c->f, px);
+            fputc(' ', c->f);
+            num(c->f, py);
+            open = true;
+        } else if (step) {
+            fputs(" H", c->f);
+            num(c->f, px);
+            fputs(" V", c->f);
+            num(c->f, py);
+        } else {
+            fputs(" L", c->f);
+            num(c->f, px);
+            fputc(' ', c->f);
+            num(c->f, py);
+        }
+        lasty = py;
+    }
+    (void)lasty;
+    if (open) fputs("\"/>\n", c->f);
+}
+
+void chart_band(struct chart *c, double x0, double x1, const char *color, const char *label)
+{
+    double a = chart_x(c, x0), b = chart_x(c, x1);
+    if (b - a < 2) b = a + 2;
+    fprintf(c->f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.15\"><title>",
+            a, SVG_TOP, b - a, c->h - SVG_TOP - SVG_BOTTOM, color);
+    html_text(c->f, label);
+    fprintf(c->f, "</title></rect><text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" fill=\"%s\">", a + 2,
+            SVG_TOP + 11 + 11 * (c->nbands++ % 4), color);
+    html_text(c->f, label);
+    fputs("</text>\n", c->f);
+}
+
+void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title)
+{
+    double a = chart_x(c, x0), b = chart_x(c, x1), top = chart_y(c, y1), bot = chart_y(c, y0);
+    fputs("<rect class=\"bar\" x=\"", c->f);
+    num(c->f, a);
+    fputs("\" y=\"", c->f);
+    num(c->f, top);
+    fputs("\" width=\"", c->f);
+    num(c->f, b - a > 0.5 ? b - a : 0.5);
+    fputs("\" height=\"", c->f);
+    num(c->f, bot - top);
+    fprintf(c->f, "\" fill=\"%s\">", color);
+    if (title) {
+        fputs("<title>", c->f);
+        html_text(c->f, title);
+        fputs("</title>", c->f);
+    }
+    fputs("</rect>\n", c->f);
+}
+
+void chart_dot(struct chart *c, double x, double y, const char *color, const char *title)
+{
+    fprintf(c->f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">", chart_x(c, x), chart_y(c, y), color);
+    if (title) {
+        fputs("<title>", c->f);
+        html_text(c->f, title);
+        fputs("</title>", c->f);
+    }
+    fputs("</circle>\n", c->f);
+}
+
+void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall)
+{
+    double px = chart_x(c, x);
+    int B = c->h - SVG_BOTTOM;
+    fprintf(c->f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%d\">",
+            px, tall ? SVG_TOP : B - 10, px, B, color, tall ? 2 : 3);
+    if (title) {
+        fputs("<title>", c->f);
+        html_text(c->f, title);
+        fputs("</title>", c->f);
+    }
+    fputs("</line>\n", c->f);
+}
+
+void chart_end(struct chart *c, const char *caption)
+{
+    fputs("</svg>", c->f);
+    if (caption) {
+        fputs("<figcaption>", c->f);
+        html_text(c->f, caption);
+        fputs("</figcaption>", c->f);
+    }
+    fputs("</figure>\n", c->f);
+}

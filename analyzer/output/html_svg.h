@@ -1,0 +1,54 @@
+/* Inline SVG charts for the HTML page: a plot area with axes, ticks, units
+ * and a legend; data drawn in data coordinates. Only what the page's charts
+ * need; numbers printed with fixed precision so the page is the same on
+ * every run. */
+#ifndef NFSSCOPE_OUTPUT_HTML_SVG_H
+#define NFSSCOPE_OUTPUT_HTML_SVG_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#define SVG_W 960
+#define SVG_H 260
+#define SVG_LEFT 70
+#define SVG_RIGHT 290 /* legend column */
+#define SVG_TOP 30
+#define SVG_BOTTOM 44
+
+struct chart {
+    FILE *f;
+    double x0, x1, y0, y1; /* data range */
+    bool ylog;
+    bool xlog;             /* set before chart_axes: decades on x (x0 > 0) */
+    bool ycat;             /* set before chart_axes: categories on y, the caller labels them */
+    int h;                 /* total height */
+    int nlegend;
+    int nbands;            /* band labels are staggered */
+};
+
+/* Text with &, <, >, " escaped. */
+void html_text(FILE *f, const char *s);
+/* Palette colour i (cycles). */
+const char *svg_color(unsigned i);
+
+/* Start a chart: <figure id=...><svg ...>, the title. h 0: SVG_H. */
+void chart_begin(struct chart *c, FILE *f, const char *id, const char *title, int h);
+/* Axes with ticks; ylog: log scale (y0 > 0). xlabel/ylabel carry the units. */
+void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, bool ylog, const char *xlabel,
+                const char *ylabel);
+/* Category axis for bar charts: no x ticks, labels drawn by the caller. */
+double chart_x(const struct chart *c, double x);
+double chart_y(const struct chart *c, double y);
+void chart_legend(struct chart *c, const char *color, const char *label, bool dashed);
+/* A line through points (x[i], y[i]); points with y < 0 (or <= 0 on a log
+ * axis) break the line. step: hold each value until the next x. */
+void chart_line(struct chart *c, const double *x, const double *y, int n, const char *color, bool dashed, bool step,
+                const char *cls);
+/* A shaded band from x0 to x1 over the plot's height, with a label at its top. */
+void chart_band(struct chart *c, double x0, double x1, const char *color, const char *label);
+void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title);
+void chart_dot(struct chart *c, double x, double y, const char *color, const char *title);
+void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall);
+/* Closes the svg; caption: one sentence under it (may be NULL). */
+void chart_end(struct chart *c, const char *caption);
+
+#endif

@@ -1,0 +1,234 @@
+#define _GNU_SOURCE /* accept4 */
+/* The metrics endpoint (http_metrics.h). Everything non-blocking: a slow or
+ * silent client costs the capture nothing but a poll() with no wait. */
+#include "http_metrics.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+struct client {
+    int fd;                        /* -1: free */
+    int64_t deadline_ms;           /* monotonic: closed when reached */
+    size_t len;                    /* request bytes read */
+    char req[METRICS_HTTP_REQ_MAX];
+    char *resp;                    /* response (headers and body) once the request is complete */
+    size_t resp_len, sent;
+    bool closing;                  /* all sent, write side shut: reading what is left until EOF */
+};
+
+struct metrics_http {
+    int fd;
+    char addr[80];
+    struct client c[METRICS_HTTP_CLIENTS];
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t errlen)
+{
+    char host[256];
+    const char *colon = strrchr(hostport, ':');
+    if (!colon || !colon[1] || (size_t)(colon - hostport) >= sizeof host) {
+        snprintf(err, errlen, "--metrics: expected HOST:PORT, got %s", hostport);
+        return NULL;
+    }
+    memcpy(host, hostport, (size_t)(colon - hostport));
+    host[colon - hostport] = 0;
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') { /* [v6] */
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = 0;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+    struct addrinfo *res;
+    int rc = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &res);
+    if (rc != 0) {
+        snprintf(err, errlen, "--metrics %s: %s", hostport, gai_strerror(rc));
+        return NULL;
+    }
+    int fd = -1, e = 0;
+    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0) { e = errno; continue; }
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+            e = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        snprintf(err, errlen, "--metrics %s: %s", hostport, strerror(e));
+        return NULL;
+    }
+    struct metrics_http *h = calloc(1, sizeof *h);
+    if (!h) { close(fd); snprintf(err, errlen, "out of memory"); return NULL; }
+    h->fd = fd;
+    for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) h->c[i].fd = -1;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char a[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        if (ss.ss_family == AF_INET6) {
+            const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
+            inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof a);
+            port = ntohs(s6->sin6_port);
+            snprintf(h->addr, sizeof h->addr, "[%s]:%d", a, port);
+        } else {
+            const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
+            inet_ntop(AF_INET, &s4->sin_addr, a, sizeof a);
+            port = ntohs(s4->sin_port);
+            snprintf(h->addr, sizeof h->addr, "%s:%d", a, port);
+        }
+    }
+    return h;
+}
+
+const char *metrics_http_address(const struct metrics_http *h) { return h->addr; }
+
+static void drop(struct client *c)
+{
+    if (c->fd >= 0) close(c->fd);
+    free(c->resp);
+    c->fd = -1;
+    c->resp = NULL;
+    c->len = c->resp_len = c->sent = 0;
+    c->closing = false;
+}
+
+/* Closing with unread request bytes would reset the connection and could
+ * destroy the answer before the client reads it (431): shut the write side
+ * and read until the client closes, for at most LINGER_MS. */
+#define LINGER_MS 1000
+
+void metrics_http_close(struct metrics_http *h)
+{
+    if (!h) return;
+    for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) drop(&h->c[i]);
+    close(h->fd);
+    free(h);
+}
+
+static void respond(struct client *c, const char *status, const char *type, const char *body, size_t blen)
+{
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", status,
+                     type, blen);
+    c->resp = malloc((size_t)n + blen);
+    if (!c->resp) { drop(c); return; }
+    memcpy(c->resp, head, (size_t)n);
+    if (blen) memcpy(c->resp + n, body, blen);
+    c->resp_len = (size_t)n + blen;
+    c->sent = 0;
+}
+
+static void error_page(struct client *c, const char *status)
+{
+    char body[128];
+    int n = snprintf(body, sizeof body, "%s: nfsscope serves only GET /metrics\n", status);
+    respond(c, status, "text/plain; charset=utf-8", body, (size_t)n);
+}
+
+/* The request is complete (its headers ended): answer it. */
+static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
+{
+    c->req[c->len < sizeof c->req ? c->len : sizeof c->req - 1] = 0;
+    char *sp1 = strchr(c->req, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+    if (!sp1 || !sp2) { error_page(c, "400 Bad Request"); return; }
+    *sp1 = *sp2 = 0;
+    const char *path = sp1 + 1;
+    size_t pl = strcspn(path, "?");
+    if (strcmp(c->req, "GET") != 0) { error_page(c, "405 Method Not Allowed"); return; }
+    if (pl != 8 || strncmp(path, "/metrics", 8) != 0) { error_page(c, "404 Not Found"); return; }
+    char *body = NULL;
+    size_t blen = 0;
+    FILE *f = open_memstream(&body, &blen);
+    int rc = f ? render(ctx, f) : -1;
+    if (f && fclose(f) != 0) rc = -1;
+    if (rc == 0) respond(c, "200 OK", "text/plain; version=0.0.4; charset=utf-8", body, blen);
+    else error_page(c, "500 Internal Server Error");
+    free(body);
+}
+
+static void serve(struct client *c, short revents, int (*render)(void *, FILE *), void *ctx, int64_t now)
+{
+    if (revents & (POLLERR | POLLNVAL)) { drop(c); return; }
+    if (c->closing) {
+        char sink[4096];
+        ssize_t r = read(c->fd, sink, sizeof sink);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) drop(c);
+        return;
+    }
+    if (!c->resp && (revents & (POLLIN | POLLHUP))) {
+        ssize_t r = read(c->fd, c->req + c->len, sizeof c->req - 1 - c->len);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) { drop(c); return; }
+        if (r > 0) {
+            c->len += (size_t)r;
+            c->req[c->len] = 0;
+            c->deadline_ms = now + METRICS_HTTP_IDLE_MS;
+            if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n")) answer(c, render, ctx);
+            else if (c->len >= sizeof c->req - 1) error_page(c, "431 Request Header Fields Too Large");
+        }
+    }
+    if (c->fd >= 0 && c->resp && c->sent < c->resp_len) {
+        ssize_t w = send(c->fd, c->resp + c->sent, c->resp_len - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && errno != EAGAIN && errno != EINTR) { drop(c); return; }
+        if (w > 0) { c->sent += (size_t)w; c->deadline_ms = now + METRICS_HTTP_IDLE_MS; }
+        if (c->sent == c->resp_len) { /* all sent: close (Connection: close) */
+            shutdown(c->fd, SHUT_WR);
+            c->closing = true;
+            c->deadline_ms = now + LINGER_MS;
+        }
+    }
+}
+
+void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx)
+{
+    struct pollfd pfd[METRICS_HTTP_CLIENTS + 1];
+    int idx[METRICS_HTTP_CLIENTS + 1], n = 0, free_slots = 0;
+    for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
+        struct client *c = &h->c[i];
+        if (c->fd < 0) { free_slots++; continue; }
+        pfd[n] = (struct pollfd){.fd = c->fd, .events = c->resp && !c->closing ? POLLOUT : POLLIN};
+        idx[n++] = i;
+    }
+    if (free_slots) { pfd[n] = (struct pollfd){.fd = h->fd, .events = POLLIN}; idx[n++] = -1; }
+    if (poll(pfd, (nfds_t)n, 0) < 0) return;
+    int64_t now = now_ms();
+    for (int k = 0; k < n; k++) {
+        if (idx[k] < 0) {
+            if (!(pfd[k].revents & POLLIN)) continue;
+            for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
+                struct client *c = &h->c[i];
+                if (c->fd >= 0) continue;
+                int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                if (fd < 0) break;
+                c->fd = fd;
+                c->deadline_ms = now + METRICS_HTTP_IDLE_MS;
+            }
+            continue;
+        }
+        struct client *c = &h->c[idx[k]];
+        if (pfd[k].revents) serve(c, pfd[k].revents, render, ctx, now);
+    }
+    for (int i = 0; i < METRICS_HTTP_CLIENTS; i++)
+        if (h->c[i].fd >= 0 && now >= h->c[i].deadline_ms) drop(&h->c[i]);
+}

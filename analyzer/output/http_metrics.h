@@ -1,0 +1,29 @@
+/* A tiny HTTP server for Prometheus scrapes, driven by the capture loop:
+ * metrics_http_poll never blocks (non-blocking sockets, poll with no wait),
+ * answers only GET /metrics (404 for other paths, 405 for other methods),
+ * reads at most METRICS_HTTP_REQ_MAX bytes of a request (431 beyond),
+ * serves at most METRICS_HTTP_CLIENTS at once, and closes a client idle for
+ * METRICS_HTTP_IDLE_MS. One response per connection (Connection: close). */
+#ifndef NFSSCOPE_OUTPUT_HTTP_METRICS_H
+#define NFSSCOPE_OUTPUT_HTTP_METRICS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define METRICS_HTTP_REQ_MAX 4096
+#define METRICS_HTTP_CLIENTS 8
+#define METRICS_HTTP_IDLE_MS 5000
+
+struct metrics_http;
+
+/* Listen on "HOST:PORT" ("[v6]:PORT", ":PORT" = every address). NULL with a
+ * one-line reason in err. */
+struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t errlen);
+void metrics_http_close(struct metrics_http *h);
+/* The address actually bound ("127.0.0.1:9100"). */
+const char *metrics_http_address(const struct metrics_http *h);
+/* Serve what is ready now. render writes the body when a request is
+ * complete; it returns 0, or -1 (the client gets a 500). */
+void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx);
+
+#endif

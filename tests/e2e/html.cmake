@@ -1,0 +1,21 @@
+# The HTML post-mortem page (--html, issue 13) in headless Chromium
+# (tests/e2e/html_page.py): the thread-000 (nconnect misbind), 64 -> 10 slots
+# and lossy UDP samples; charts drawn with data, session ids from tshark,
+# finding kinds from the hand-derived samples/*.findings.json, links from
+# findings to charts, byte-identical pages on two runs, a screenshot.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+foreach(_s seed-000-nconnect-misbind seed-002-slots-64-granted-10 nfsv3-udp-loss5)
+  add_test(NAME e2e.html.${_s}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/html_page.py $<TARGET_FILE:nfsscope>
+                   ${PROJECT_SOURCE_DIR}/samples ${_s} ${CMAKE_BINARY_DIR}/html-test)
+  set_tests_properties(e2e.html.${_s} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;html")
+endforeach()
+# The same page through the live screen (--tui passes the events on): tests/e2e/html_screen.sh.
+if(NFSSCOPE_TUI)
+  add_test(NAME e2e.html.screen COMMAND ${CMAKE_CURRENT_LIST_DIR}/html_screen.sh $<TARGET_FILE:nfsscope>
+                                        ${PROJECT_SOURCE_DIR}/samples/seed-002-slots-64-granted-10.pcap)
+  set_tests_properties(e2e.html.screen PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;html;screen")
+endif()
