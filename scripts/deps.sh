@@ -13,8 +13,7 @@ RUN_PKGS=(build-essential cmake pkg-config libpcap-dev libncurses-dev)
 # wireshark-dev, libwireshark-dev, libglib2.0-dev: the Wireshark plugin
 # (dissector/) and its tshark tests; chromium: the HTML page in a browser;
 # prometheus (brings promtool): the metrics tests
-TEST_PKGS=(tshark python3 clang time iproute2 tcpreplay tcpdump tmux dpkg-dev libwireshark-dev wireshark-dev libglib2.0-dev
-           chromium prometheus)
+TEST_PKGS=(tshark python3 clang time iproute2 tcpreplay tcpdump tmux dpkg-dev libwireshark-dev wireshark-dev libglib2.0-dev chromium prometheus)
 PKGS=("${RUN_PKGS[@]}")
 [ "${1:-}" = --run ] || PKGS+=("${TEST_PKGS[@]}")
 missing=()

@@ -24,6 +24,9 @@ void programs_on_txn(void *ctx, const struct ns_txn *t)
     /* NFS (and its callbacks) have the Operations table; orphan replies have
      * no program. */
     if (t->kind == NS_TXN_NFS3 || t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB || !t->call_frame) return;
+    /* a call the snapshot length cut inside its header counts in the RPC
+     * totals; its program row is not known */
+    if (t->call_header_cut && !(t->prog_known && t->vers_known && t->proc_known)) return;
     struct program_row *r = NULL;
     for (size_t i = 0; i < p->n; i++)
         if (p->rows[i].prog == t->prog && p->rows[i].vers == t->vers && p->rows[i].proc == t->proc) { r = &p->rows[i]; break; }
