@@ -20,12 +20,9 @@ static void draw(enum ns_section which)
         return;
     }
     capture_state_finish(cs); /* tshark draws once the capture has ended */
-    struct ns_section_info sec[NS_SECTIONS];
-    ns_report_sections(cs->a, sec);
     printf("\n===================================================================\n");
     fflush(stdout);
-    if (which == NS_SECTION_SESSIONS) report_sessions_text(stdout, cs->a, &sec[NS_SECTION_SESSIONS], NULL);
-    else report_findings_text(stdout, cs->a, &sec[NS_SECTION_FINDINGS], false, NULL);
+    report_section_text(stdout, cs->a, which);
     printf("===================================================================\n");
     fflush(stdout);
 }

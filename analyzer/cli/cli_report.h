@@ -49,6 +49,9 @@ uint64_t report_first_fragment_only(ns_analyzer *a);
 void report_udp_json(FILE *o, ns_analyzer *a, const struct filter *flt); /* udp[], udp_pairs[], udp_evicted */
 void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt); /* cli_report_sessions.c */
 void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt);
+/* One section of the text report (Sessions or Findings), unfiltered and
+ * wrapped as the report is: the Wireshark plugin's -z nfsscope tables. */
+void report_section_text(FILE *o, ns_analyzer *a, enum ns_section which);
 void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec);
 void report_sessions_json(FILE *o, ns_analyzer *a, const struct filter *flt); /* clients[], sessions[], read_plus */
 

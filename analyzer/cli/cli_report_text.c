@@ -318,6 +318,21 @@ void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
     free(buf);
 }
 
+void report_section_text(FILE *o, ns_analyzer *a, enum ns_section which)
+{
+    struct ns_section_info sec[NS_SECTIONS];
+    ns_report_sections(a, sec);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    FILE *to = m ? m : o;
+    if (which == NS_SECTION_SESSIONS) report_sessions_text(to, a, &sec[NS_SECTION_SESSIONS], NULL);
+    else report_findings_text(to, a, &sec[NS_SECTION_FINDINGS], false, NULL);
+    if (!m) return;
+    if (fclose(m) == 0 && buf) wrap_text(o, buf, n, REPORT_WIDTH);
+    free(buf);
+}
+
 /* The sections, their order and which are left out come from the view. */
 static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri)
 {
