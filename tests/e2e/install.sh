@@ -12,6 +12,10 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 ok() { echo "ok: $*"; }
 cmake --install "$B" --prefix "$T/p" >"$T/log" 2>&1 || { cat "$T/log"; echo "FAIL: cmake --install"; exit 1; }
+# everything lands under the prefix: a scratch install must not touch the
+# system (the Wireshark plugin's folder was once absolute)
+outside=$(sed -n 's/^-- \(Installing\|Up-to-date\): //p' "$T/log" | grep -v "^$T/p/" | head -3)
+[ -z "$outside" ] && ok "every file under the prefix" || bad "installed outside the prefix: $outside"
 v=$("$T/p/bin/nfsscope" --version)
 [ "$v" = "nfsscope $V" ] && ok "installed bin/nfsscope --version: $v" || bad "bin/nfsscope --version: '$v'"
 for f in share/man/man1/nfsscope.1 share/doc/nfsscope/README.md share/doc/nfsscope/findings.md \
