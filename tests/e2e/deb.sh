@@ -34,6 +34,10 @@ deb=$(ls "$T"/nfsscope_"$V"_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { ls "$T"; echo "FAIL: no nfsscope_${V}_*.deb"; exit 1; }
 ok "built $(basename "$deb")"
 dpkg-deb -I "$deb" | grep -q "Depends:.*libpcap" && ok "Depends names libpcap" || bad "Depends lacks libpcap: $(dpkg-deb -I "$deb" | grep Depends)"
+# the sample's RPC calls, as tshark counts them (a frame may carry several);
+# counted before the package is installed: its plugin (built with the
+# sanitizers in an ASan build) would then be loaded by tshark
+want=$(tshark -r "$S/nfsv3-tcp.pcap" -Y rpc -T fields -e rpc.msgtyp 2>/dev/null | tr ',' '\n' | grep -c '^0$')
 installed=1
 (cd "$T" && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
   "./$(basename "$deb")") >"$T/apt.log" 2>&1 || { tail -20 "$T/apt.log"; echo "FAIL: apt-get install"; exit 1; }
@@ -42,8 +46,6 @@ v=$(/usr/bin/nfsscope --version)
 [ "$v" = "nfsscope $V" ] && ok "/usr/bin/nfsscope --version: $v" || bad "/usr/bin/nfsscope --version: '$v'"
 /usr/bin/nfsscope -r "$S/nfsv3-tcp.pcap" --format json -o "$T/r.json" || bad "installed nfsscope -r failed"
 calls=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rpc']['calls'])" "$T/r.json" 2>/dev/null)
-# the sample's RPC calls, as tshark counts them (a frame may carry several)
-want=$(tshark -r "$S/nfsv3-tcp.pcap" -Y rpc -T fields -e rpc.msgtyp 2>/dev/null | tr ',' '\n' | grep -c '^0$')
 [ -n "$calls" ] && [ "$calls" = "$want" ] && ok "installed nfsscope read the sample: $calls calls (tshark $want)" || bad "installed nfsscope: calls '$calls', tshark $want"
 for f in /usr/share/man/man1/nfsscope.1 /usr/share/doc/nfsscope/README.md /usr/share/doc/nfsscope/findings.md \
          /usr/share/doc/nfsscope/json-report.md /usr/share/doc/nfsscope/txn-log.md; do
