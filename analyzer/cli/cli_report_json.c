@@ -9,6 +9,23 @@ static void kv_u(FILE *o, const char *k, uint64_t v, bool comma)
     fprintf(o, "%s\"%s\":%" PRIu64, comma ? "," : "", k, v);
 }
 
+/* latency_samples, mean_us (exact, to the nanosecond: not truncated to
+ * whole microseconds), p50/p95/p99/max_us; null without samples. One
+ * writer for the operations and the other programs. */
+static void latency_keys(FILE *o, const struct ns_latency *lat, const struct ns_latency_summary *l)
+{
+    kv_u(o, "latency_samples", l->count, true);
+    if (!l->count) {
+        fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
+        return;
+    }
+    fprintf(o, ",\"mean_us\":%.3f", (double)lat->sum_ns / (double)l->count / 1000.0);
+    kv_u(o, "p50_us", l->p50_ns / 1000, true);
+    kv_u(o, "p95_us", l->p95_ns / 1000, true);
+    kv_u(o, "p99_us", l->p99_ns / 1000, true);
+    kv_u(o, "max_us", l->max_ns / 1000, true);
+}
+
 static void capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
 {
     fputs("\"capture\":{\"source\":", o);
@@ -130,17 +147,7 @@ static void ops(FILE *o, const struct ns_stats *st)
         kv_u(o, "count", s->count, true);
         kv_u(o, "in_compounds", s->in_compounds, true);
         kv_u(o, "errors", s->errors, true);
-        kv_u(o, "latency_samples", l.count, true);
-        if (l.count) {
-            /* exact mean, to the nanosecond (not truncated to whole microseconds) */
-            fprintf(o, ",\"mean_us\":%.3f", (double)s->latency.sum_ns / (double)l.count / 1000.0);
-            kv_u(o, "p50_us", l.p50_ns / 1000, true);
-            kv_u(o, "p95_us", l.p95_ns / 1000, true);
-            kv_u(o, "p99_us", l.p99_ns / 1000, true);
-            kv_u(o, "max_us", l.max_ns / 1000, true);
-        } else {
-            fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
-        }
+        latency_keys(o, &s->latency, &l);
         fputc('}', o);
     }
     fputc(']', o);
@@ -213,16 +220,7 @@ static void programs(FILE *o, struct programs *pg)
         if (proc) json_cstr(o, proc); else fputs("null", o);
         kv_u(o, "calls", r->calls, true);
         kv_u(o, "errors", r->errors, true);
-        kv_u(o, "latency_samples", l.count, true);
-        if (l.count) {
-            fprintf(o, ",\"mean_us\":%.3f", (double)r->latency.sum_ns / (double)l.count / 1000.0);
-            kv_u(o, "p50_us", l.p50_ns / 1000, true);
-            kv_u(o, "p95_us", l.p95_ns / 1000, true);
-            kv_u(o, "p99_us", l.p99_ns / 1000, true);
-            kv_u(o, "max_us", l.max_ns / 1000, true);
-        } else {
-            fputs(",\"mean_us\":null,\"p50_us\":null,\"p95_us\":null,\"p99_us\":null,\"max_us\":null", o);
-        }
+        latency_keys(o, &r->latency, &l);
         fputc('}', o);
     }
     fprintf(o, "],\"programs_not_listed\":%" PRIu64, pg ? pg->overflow : 0);
