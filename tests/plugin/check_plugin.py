@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from tshark_user import Tshark
+from tshark_user import Tshark, take_preload
 
 FIELDS = ["frame.number", "nfsscope.conn", "nfsscope.txn", "nfsscope.event", "nfsscope.session",
           "nfsscope.bind", "nfsscope.slot", "nfsscope.slot.seqid", "nfsscope.slot.expected",
@@ -111,11 +111,7 @@ def check_stats(label, stat_out, report_text, title, required):
 
 def main():
     args = sys.argv[1:]
-    preload = None
-    if "--preload" in args:
-        i = args.index("--preload")
-        preload = args[i + 1]
-        del args[i:i + 2]
+    preload = take_preload(args)
     if len(args) != 3:
         print(__doc__)
         return 2

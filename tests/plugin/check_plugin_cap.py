@@ -11,16 +11,12 @@ Exit 0 as described, 1 not, 2 a tool failed, 77 no tshark.
 import shutil
 import sys
 
-from tshark_user import Tshark
+from tshark_user import Tshark, take_preload
 
 
 def main():
     a = sys.argv[1:]
-    preload = None
-    if "--preload" in a:
-        i = a.index("--preload")
-        preload = a[i + 1]
-        del a[i:i + 2]
+    preload = take_preload(a)
     if len(a) != 2:
         print(__doc__)
         return 2

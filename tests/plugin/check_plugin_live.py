@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-from tshark_user import Tshark
+from tshark_user import Tshark, take_preload
 
 FIELDS = ["frame.number", "nfsscope.conn", "nfsscope.txn", "nfsscope.event", "nfsscope.session",
           "nfsscope.slot", "nfsscope.slot.seqid", "nfsscope.slot.verdict", "nfsscope.udp.sends",
@@ -20,11 +20,7 @@ FIELDS = ["frame.number", "nfsscope.conn", "nfsscope.txn", "nfsscope.event", "nf
 
 def main():
     a = sys.argv[1:]
-    preload = None
-    if "--preload" in a:
-        i = a.index("--preload")
-        preload = a[i + 1]
-        del a[i:i + 2]
+    preload = take_preload(a)
     if len(a) != 2:
         print(__doc__)
         return 2

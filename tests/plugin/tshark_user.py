@@ -10,6 +10,17 @@ import sys
 import tempfile
 
 
+def take_preload(args):
+    """Remove "--preload LIB" (libasan for a sanitized plugin) from args;
+    return LIB or None."""
+    if "--preload" not in args:
+        return None
+    i = args.index("--preload")
+    lib = args[i + 1]
+    del args[i:i + 2]
+    return lib
+
+
 class Tshark:
     def __init__(self, plugin_so, capture=None, preload=None):
         self.dir = tempfile.mkdtemp(prefix="nfsscope-plugin-")
