@@ -22,6 +22,15 @@ enum xdr_err {
     XDR_ERR_BAD = 3,   /* a value that cannot be (count too big, bad enum) */
 };
 
+/* The fast paths are a few instructions each and run for every field of
+ * every message: always inline them (an LTO build would otherwise outline
+ * them again, by its whole-program growth limits). */
+#if defined(__GNUC__)
+#define XDR_INLINE __attribute__((always_inline))
+#else
+#define XDR_INLINE
+#endif
+
 struct xdr {
     const uint8_t *p, *end;   /* captured bytes of the current span */
     const struct ns_msg *msg; /* NULL for a plain memory buffer */
@@ -34,7 +43,7 @@ struct xdr {
 
 /* Read a message made of spans. */
 void xdr_init_slow(struct xdr *x, const struct ns_msg *m);
-static inline void xdr_init(struct xdr *x, const struct ns_msg *m)
+static inline XDR_INLINE void xdr_init(struct xdr *x, const struct ns_msg *m)
 {
     /* fast path: the first span holds captured bytes (every whole frame) */
     if (m->nspans && m->spans[0].data && m->spans[0].len && m->len) {
@@ -61,7 +70,7 @@ uint32_t xdr_remaining(const struct xdr *x);
 /* Slow path of the reads below; not for direct use. */
 void xdr_read_slow(struct xdr *x, uint8_t *out, uint32_t n);
 
-static inline uint32_t xdr_u32(struct xdr *x)
+static inline XDR_INLINE uint32_t xdr_u32(struct xdr *x)
 {
     if ((size_t)(x->end - x->p) >= 4) {
         const uint8_t *q = x->p;
@@ -73,8 +82,8 @@ static inline uint32_t xdr_u32(struct xdr *x)
     if (x->err) return 0;
     return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
-static inline int32_t xdr_i32(struct xdr *x) { return (int32_t)xdr_u32(x); }
-static inline uint64_t xdr_u64(struct xdr *x)
+static inline XDR_INLINE int32_t xdr_i32(struct xdr *x) { return (int32_t)xdr_u32(x); }
+static inline XDR_INLINE uint64_t xdr_u64(struct xdr *x)
 {
     uint64_t hi = xdr_u32(x);
     return hi << 32 | xdr_u32(x);
@@ -82,12 +91,12 @@ static inline uint64_t xdr_u64(struct xdr *x)
 /* Byte-level reads for link/IP/transport headers (big-endian unless _le). */
 uint8_t xdr_u8_slow(struct xdr *x);
 uint16_t xdr_u16_slow(struct xdr *x);
-static inline uint8_t xdr_u8(struct xdr *x)
+static inline XDR_INLINE uint8_t xdr_u8(struct xdr *x)
 {
     if (x->p != x->end) return *x->p++;
     return xdr_u8_slow(x);
 }
-static inline uint16_t xdr_u16(struct xdr *x)
+static inline XDR_INLINE uint16_t xdr_u16(struct xdr *x)
 {
     if ((size_t)(x->end - x->p) >= 2) {
         const uint8_t *q = x->p;
@@ -124,7 +133,7 @@ uint32_t xdr_count_slow(struct xdr *x, uint32_t min_item_bytes);
 static inline uint32_t xdr_pad4(uint32_t n) { return (4 - (n & 3)) & 3; }
 
 /* A bool is 0 or 1 on the wire; anything else is XDR_ERR_BAD. */
-static inline bool xdr_bool(struct xdr *x)
+static inline XDR_INLINE bool xdr_bool(struct xdr *x)
 {
     uint32_t v = xdr_u32(x);
     if (v > 1) xdr_fail(x, XDR_ERR_BAD);
@@ -132,7 +141,7 @@ static inline bool xdr_bool(struct xdr *x)
 }
 
 /* Copy n bytes (no padding) into out. On error out is zero-filled. */
-static inline void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n)
+static inline XDR_INLINE void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n)
 {
     if (x->p && (size_t)(x->end - x->p) >= n) {
         memcpy(out, x->p, n);
@@ -142,7 +151,7 @@ static inline void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n)
     xdr_bytes_slow(x, out, n);
 }
 /* Skip n bytes (no padding); may cross holes. */
-static inline void xdr_skip(struct xdr *x, uint32_t n)
+static inline XDR_INLINE void xdr_skip(struct xdr *x, uint32_t n)
 {
     if (x->p && (size_t)(x->end - x->p) > n) { /* stay inside the span */
         x->p += n;
@@ -151,7 +160,7 @@ static inline void xdr_skip(struct xdr *x, uint32_t n)
     xdr_skip_slow(x, n);
 }
 /* Fixed-length opaque: n bytes then padding to 4. */
-static inline void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n)
+static inline XDR_INLINE void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n)
 {
     xdr_bytes(x, out, n);
     xdr_skip(x, xdr_pad4(n));
@@ -160,7 +169,7 @@ static inline void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n)
  * max or over what remains, copy min(len, outcap) bytes into out (out may be
  * NULL when outcap is 0), skip the rest and the padding. Copying bytes inside a
  * hole sets XDR_ERR_TRUNC; skipping them does not. Returns the wire length. */
-static inline uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
+static inline XDR_INLINE uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
 {
     size_t run = (size_t)(x->end - x->p);
     if (run >= 4) {
@@ -177,10 +186,10 @@ static inline uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, 
     return xdr_opaque_slow(x, out, outcap, max);
 }
 /* Skip a variable opaque of at most max bytes; returns its length. */
-static inline uint32_t xdr_skip_opaque(struct xdr *x, uint32_t max) { return xdr_opaque(x, NULL, 0, max); }
+static inline XDR_INLINE uint32_t xdr_skip_opaque(struct xdr *x, uint32_t max) { return xdr_opaque(x, NULL, 0, max); }
 /* Array count: refuse (XDR_ERR_BAD, returns 0) a count whose items, at least
  * min_item_bytes each, cannot fit in what remains. Use before any loop. */
-static inline uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
+static inline XDR_INLINE uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
 {
     size_t run = (size_t)(x->end - x->p);
     if (run >= 4) {
