@@ -48,7 +48,9 @@ struct txn_table *txn_table_new(struct memcap *mc, txn_done_fn fn, void *ctx)
     t->mc = mc;
     t->fn = fn;
     t->ctx = ctx;
-    t->nbuckets = 4096;
+    /* 4096 buckets under the default cap; a small cap (a fuzzer's analyzer)
+     * starts at 256. Either doubles as calls accumulate (rehash). */
+    t->nbuckets = mc->cap[MEM_PENDING] >= (64u << 20) ? 4096 : 256;
     t->bucket = calloc(t->nbuckets, sizeof *t->bucket);
     if (!t->bucket) { free(t); return NULL; }
     memcap_take(mc, MEM_PENDING, t->nbuckets * sizeof *t->bucket);
