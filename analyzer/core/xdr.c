@@ -2,16 +2,6 @@
 
 #include <string.h>
 
-void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n)
-{
-    memset(x, 0, sizeof *x);
-    if (n > UINT32_MAX) n = UINT32_MAX;
-    if (!p) n = 0;
-    x->p = p;
-    x->end = p ? p + n : p;
-    x->len = (uint32_t)n;
-}
-
 /* Position the reader at offset off of span i (i == nspans: end of message). */
 static void enter_span(struct xdr *x, uint32_t i, uint32_t start, uint32_t off)
 {
@@ -52,19 +42,12 @@ void xdr_fail(struct xdr *x, enum xdr_err e)
     x->p = x->end = NULL;
 }
 
-uint32_t xdr_pos(const struct xdr *x)
+uint32_t xdr_pos_spans(const struct xdr *x)
 {
-    if (!x->msg) return x->len - (uint32_t)(x->end - x->p);
     if (x->span >= x->msg->nspans) return x->len;
     const struct ns_span *s = &x->msg->spans[x->span];
     if (!s->data || !x->p) return x->span_start + x->hole_off;
     return x->span_start + (uint32_t)(x->p - s->data);
-}
-
-uint32_t xdr_remaining(const struct xdr *x)
-{
-    if (x->err) return 0;
-    return x->len - xdr_pos(x);
 }
 
 /* Move forward n bytes; if out is non-NULL copy them, failing in a hole. */

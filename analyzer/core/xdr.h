@@ -58,14 +58,33 @@ static inline XDR_INLINE void xdr_init(struct xdr *x, const struct ns_msg *m)
     xdr_init_slow(x, m);
 }
 /* Read a plain buffer of n captured bytes. */
-void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n);
+static inline XDR_INLINE void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n)
+{
+    if (n > UINT32_MAX) n = UINT32_MAX;
+    if (!p) n = 0;
+    x->p = p;
+    x->end = p ? p + n : p;
+    x->msg = NULL;
+    x->span = x->span_start = x->hole_off = 0;
+    x->len = (uint32_t)n;
+    x->err = XDR_OK;
+}
 
 static inline bool xdr_ok(const struct xdr *x) { return x->err == XDR_OK; }
 void xdr_fail(struct xdr *x, enum xdr_err e);
 
 /* Offset of the next byte in the message; bytes left (holes included). */
-uint32_t xdr_pos(const struct xdr *x);
-uint32_t xdr_remaining(const struct xdr *x);
+uint32_t xdr_pos_spans(const struct xdr *x);
+static inline XDR_INLINE uint32_t xdr_pos(const struct xdr *x)
+{
+    if (!x->msg) return x->len - (uint32_t)(x->end - x->p); /* a plain buffer */
+    return xdr_pos_spans(x);
+}
+static inline XDR_INLINE uint32_t xdr_remaining(const struct xdr *x)
+{
+    if (x->err) return 0;
+    return x->len - xdr_pos(x);
+}
 
 /* Slow path of the reads below; not for direct use. */
 void xdr_read_slow(struct xdr *x, uint8_t *out, uint32_t n);
