@@ -153,11 +153,7 @@ static struct entry *new_entry(struct txn_table *t)
         if (!i) return NULL;
     }
     struct entry *e = at(t, i);
-    memset(e, 0, offsetof(struct entry, txn) + sizeof(struct ns_txn) - sizeof e->txn.u);
-    memset(&e->txn, 0, offsetof(struct ns_txn, u));
-    memset(&e->txn.u, 0, sizeof e->txn.u);
-    size_t tail = offsetof(struct ns_txn, u) + sizeof e->txn.u; /* fields added after the union */
-    memset((char *)&e->txn + tail, 0, sizeof e->txn - tail);
+    memset(&e->txn, 0, sizeof e->txn); /* once: its head used to be cleared twice */
     e->scope = 0;
     e->hnext = e->fifo_next = 0;
     e->done = e->hashed = false;
