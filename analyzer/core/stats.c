@@ -2,6 +2,7 @@
 #include "stats_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "nfsscope/names.h"
 
@@ -69,12 +70,20 @@ struct ns_op_stats *stats_op(struct ns_stats *st, struct memcap *mc, uint32_t ke
 
 void stats_free(struct ns_stats *st, struct memcap *mc)
 {
-    /* most keys are never seen: skip them (a sanitizer's free(NULL) is not free) */
-    for (uint32_t k = 0; k < NS_OPKEY_MAX; k++)
-        if (st->ops[k]) {
-            free(st->ops[k]);
-            if (mc) memcap_give(mc, MEM_FLOWS, sizeof *st->ops[k]);
-        }
+    /* Most keys are never seen: skip them (a sanitizer's free(NULL) is not
+     * free), a block of keys at a time (a fuzzer's coverage instrumentation
+     * makes each of 3002 compares a call, for every input). */
+    static const struct ns_op_stats *const none[64];
+    for (uint32_t b = 0; b < NS_OPKEY_MAX; b += 64) {
+        uint32_t n = NS_OPKEY_MAX - b < 64 ? NS_OPKEY_MAX - b : 64;
+        if (!memcmp(&st->ops[b], none, n * sizeof none[0])) continue;
+        for (uint32_t k = b; k < b + n; k++)
+            if (st->ops[k]) {
+                free(st->ops[k]);
+                st->ops[k] = NULL;
+                if (mc) memcap_give(mc, MEM_FLOWS, sizeof(struct ns_op_stats));
+            }
+    }
 }
 
 void stats_status(struct ns_stats *st, uint8_t vers, uint32_t status)

@@ -2,16 +2,6 @@
 
 #include <string.h>
 
-void xdr_init_mem(struct xdr *x, const uint8_t *p, size_t n)
-{
-    memset(x, 0, sizeof *x);
-    if (n > UINT32_MAX) n = UINT32_MAX;
-    if (!p) n = 0;
-    x->p = p;
-    x->end = p ? p + n : p;
-    x->len = (uint32_t)n;
-}
-
 /* Position the reader at offset off of span i (i == nspans: end of message). */
 static void enter_span(struct xdr *x, uint32_t i, uint32_t start, uint32_t off)
 {
@@ -35,7 +25,7 @@ static void enter_span(struct xdr *x, uint32_t i, uint32_t start, uint32_t off)
     }
 }
 
-void xdr_init(struct xdr *x, const struct ns_msg *m)
+void xdr_init_slow(struct xdr *x, const struct ns_msg *m)
 {
     memset(x, 0, sizeof *x);
     x->msg = m;
@@ -52,19 +42,12 @@ void xdr_fail(struct xdr *x, enum xdr_err e)
     x->p = x->end = NULL;
 }
 
-uint32_t xdr_pos(const struct xdr *x)
+uint32_t xdr_pos_spans(const struct xdr *x)
 {
-    if (!x->msg) return x->len - (uint32_t)(x->end - x->p);
     if (x->span >= x->msg->nspans) return x->len;
     const struct ns_span *s = &x->msg->spans[x->span];
     if (!s->data || !x->p) return x->span_start + x->hole_off;
     return x->span_start + (uint32_t)(x->p - s->data);
-}
-
-uint32_t xdr_remaining(const struct xdr *x)
-{
-    if (x->err) return 0;
-    return x->len - xdr_pos(x);
 }
 
 /* Move forward n bytes; if out is non-NULL copy them, failing in a hole. */
@@ -105,41 +88,11 @@ void xdr_read_slow(struct xdr *x, uint8_t *out, uint32_t n)
     if (x->err) memset(out, 0, n);
 }
 
-bool xdr_bool(struct xdr *x)
-{
-    uint32_t v = xdr_u32(x);
-    if (v > 1) xdr_fail(x, XDR_ERR_BAD);
-    return v == 1;
-}
+void xdr_bytes_slow(struct xdr *x, uint8_t *out, uint32_t n) { xdr_read_slow(x, out, n); }
 
-void xdr_bytes(struct xdr *x, uint8_t *out, uint32_t n)
-{
-    if (x->p && (size_t)(x->end - x->p) >= n) {
-        memcpy(out, x->p, n);
-        x->p += n;
-        return;
-    }
-    xdr_read_slow(x, out, n);
-}
+void xdr_skip_slow(struct xdr *x, uint32_t n) { advance(x, NULL, n); }
 
-static uint32_t pad4(uint32_t n) { return (4 - (n & 3)) & 3; }
-
-void xdr_skip(struct xdr *x, uint32_t n)
-{
-    if (x->p && (size_t)(x->end - x->p) > n) { /* stay inside the span */
-        x->p += n;
-        return;
-    }
-    advance(x, NULL, n);
-}
-
-void xdr_fixed(struct xdr *x, uint8_t *out, uint32_t n)
-{
-    xdr_bytes(x, out, n);
-    xdr_skip(x, pad4(n));
-}
-
-uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
+uint32_t xdr_opaque_slow(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
 {
     uint32_t len = xdr_u32(x);
     if (x->err) return 0;
@@ -150,11 +103,11 @@ uint32_t xdr_opaque(struct xdr *x, uint8_t *out, uint32_t outcap, uint32_t max)
     uint32_t copy = len < outcap ? len : outcap;
     if (copy) xdr_bytes(x, out, copy);
     xdr_skip(x, len - copy);
-    xdr_skip(x, pad4(len));
+    xdr_skip(x, xdr_pad4(len));
     return x->err ? 0 : len;
 }
 
-uint32_t xdr_count(struct xdr *x, uint32_t min_item_bytes)
+uint32_t xdr_count_slow(struct xdr *x, uint32_t min_item_bytes)
 {
     uint32_t n = xdr_u32(x);
     if (x->err) return 0;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_asan_options.h"
 #include "nfsscope/nfsscope.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fuzz_asan_options.h"
 #include "nfsscope/nfsscope.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz_asan_options.h"
 #include "mount_decode.h"
 #include "nfs3_decode.h"
 #include "nfs4_decode.h"
