@@ -109,6 +109,7 @@ static void sec_conns(struct page *p)
     th_row(f, h);
     for (uint32_t id = 1; id <= n && id <= HTML_TABLE_ROWS; id++) {
         const struct ns_conn *c = ns_analyzer_conn(p->a, id);
+        if (!c) continue; /* a closed connection whose record the memory cap dropped */
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], name[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
@@ -374,6 +375,7 @@ static void sec_not_analysed(struct page *p)
     any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
     any += row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
     any += row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
+    any += row_if(f, "evicted: closed connections (memory cap)", st->evicted_conns);
     const struct series *s = p->s;
     any += row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
     any += row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);

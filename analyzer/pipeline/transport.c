@@ -51,6 +51,7 @@ static void release_flow(struct ns_analyzer *a, struct flow *f)
         tcp_reasm_release(&tc, &f->tcp[d]);
         rec_release(&rc, &f->rec[d]);
     }
+    rpc_stage_flow_gone(a->rpc, f); /* its connection record may now be a closed summary */
 }
 
 void transport_on_flow_evict(void *ctx, struct flow *f)
