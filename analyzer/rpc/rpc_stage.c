@@ -8,6 +8,7 @@
 #include "nfs_dispatch.h"
 #include "rpc_msg.h"
 #include "conn_table.h"
+#include "rpc_skip.h"
 #include "stats_int.h"
 #include "txn_table.h"
 
@@ -366,4 +367,28 @@ bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, co
         return txn_find(r->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
     }
     return server_port(f->key.port[side]);
+}
+
+bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, const struct ns_msg *m)
+{
+    struct rpc_hdr h;
+    if (rpc_parse_header(m, &h) < 0) return false;
+    if (h.msgtype == RPC_CALL) {
+        struct flow g = {.key = f->key, .server = f->server};
+        decide_server(&g, side, true); /* as rpc_stage_message will */
+        if (h.cred_flavor == AUTH_RPCSEC_GSS) {
+            if (h.gss_proc != RPCSEC_GSS_DATA || h.gss_service == 3) return true; /* opaque: not decoded */
+            if (!rpc_unwrap_gss(&h, h.gss_service)) return false;
+        }
+        return rpc_skip_call_ok(&h.body, side == g.server, h.prog, h.vers, h.proc);
+    }
+    if (!f->conn_id || f->server < 0) return true; /* no call known: an orphan, results not decoded */
+    bool bc = side != f->server;
+    const struct ns_txn *t = txn_find(r->txns, scope_of(f, f->conn_id, bc), h.xid);
+    if (!t || t->reply_frame || h.reply_stat != 0 || h.stat != 0) return true; /* results not decoded */
+    if (t->auth_flavor == AUTH_RPCSEC_GSS) {
+        if (t->gss_proc != RPCSEC_GSS_DATA || t->gss_service == 3) return true;
+        if (!rpc_unwrap_gss(&h, t->gss_service)) return false;
+    }
+    return rpc_skip_reply_ok(&h.body, t);
 }

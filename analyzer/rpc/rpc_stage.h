@@ -47,6 +47,10 @@ void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const stru
  * this flow? Used by record marking to resynchronise. */
 bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
                          uint32_t len);
+/* May the middle of message m (a trial: head, hole, zero tail; see
+ * rpc_record.h) be skipped? True when its decoding reads no byte of a hole:
+ * decoding the real message will then read only head and tail too. */
+bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, const struct ns_msg *m);
 /* Hand out what is done; give up calls older than timeout (all if < 0, the
  * configured timeout if 0). */
 void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns);
