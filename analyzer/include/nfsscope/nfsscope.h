@@ -110,7 +110,7 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
  * closed ones are dropped when the memory cap needs room (counted in
  * ns_stats.evicted_conns, their figures added up in evicted_conns_sum).
  * A record never moves: the pointer stays valid until the record is dropped,
- * at the earliest during a later feed or tick; NULL if id is out of range or
+ * during a later feed, tick or finish; NULL if id is out of range or
  * dropped, so look the id up again to know the record still lives. */
 size_t ns_analyzer_conn_count(const ns_analyzer *a);
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id);
