@@ -92,14 +92,14 @@ static void rpc(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
-static void connections(FILE *o, const ns_analyzer *a, const struct filter *flt)
+static void connections(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct filter *flt)
 {
     fputs(",\"connections\":[", o);
     size_t n = ns_analyzer_conn_count(a);
     bool first = true;
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
-        if (!filter_shows_conn(flt, id)) continue;
+        if (!c || !filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
@@ -129,6 +129,23 @@ static void connections(FILE *o, const ns_analyzer *a, const struct filter *flt)
         fputs("]}", o);
     }
     fputc(']', o);
+    const struct ns_conn *s = &st->evicted_conns_sum;
+    if (!st->evicted_conns || flt) return; /* only when the memory cap dropped closed connections */
+    fputs(",\"connections_dropped\":{", o);
+    kv_u(o, "count", st->evicted_conns, false);
+    kv_u(o, "calls", s->calls, true);
+    kv_u(o, "replies", s->replies, true);
+    kv_u(o, "backchannel_calls", s->backchannel_calls, true);
+    kv_u(o, "frames", s->frames, true);
+    kv_u(o, "bytes_to_server", s->bytes_to_server, true);
+    kv_u(o, "bytes_to_client", s->bytes_to_client, true);
+    kv_u(o, "missing_bytes", s->missing_bytes, true);
+    kv_u(o, "gaps", s->gaps, true);
+    fputs(",\"first_ts\":", o);
+    json_ts(o, s->first_ts_ns);
+    fputs(",\"last_ts\":", o);
+    json_ts(o, s->last_ts_ns);
+    fputc('}', o);
 }
 
 static void ops(FILE *o, const struct ns_stats *st)
@@ -196,6 +213,7 @@ static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
     kv_u(o, "ip_fragments", st->evicted_fragments, true);
     kv_u(o, "connection_messages", st->evicted_conn_messages, true);
     kv_u(o, "op_counters", st->evicted_op_stats, true);
+    if (st->evicted_conns) kv_u(o, "closed_connections", st->evicted_conns, true); /* only when the cap hit */
     fputs("},\"memory\":{", o);
     kv_u(o, "peak_bytes", st->peak_memory, false);
     fputc('}', o);
@@ -234,7 +252,7 @@ void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
     /* with --client, --session ...: the figures of the matching transactions */
     const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
     rpc(o, fst);
-    connections(o, a, ri->filter);
+    connections(o, a, st, ri->filter);
     ops(o, fst);
     status(o, fst);
     programs(o, ri->programs);

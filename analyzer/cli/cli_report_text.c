@@ -75,18 +75,31 @@ static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_sect
     if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
 }
 
-static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
+/* Closed connections whose records the memory cap dropped: one line of totals. */
+static void conns_dropped(FILE *o, const struct ns_stats *st, const struct filter *flt)
+{
+    const struct ns_conn *s = &st->evicted_conns_sum;
+    if (!st->evicted_conns || flt) return;
+    fprintf(o, "  + %" PRIu64 " closed connection%s not listed (memory cap), together:\n", st->evicted_conns,
+            st->evicted_conns == 1 ? "" : "s");
+    fprintf(o, "    calls %" PRIu64 "  replies %" PRIu64 "  bytes>srv %" PRIu64 "  bytes>cli %" PRIu64
+               "  missing %" PRIu64 "\n",
+            s->calls, s->replies, s->bytes_to_server, s->bytes_to_client, s->missing_bytes);
+}
+
+static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec,
+                          const struct filter *flt)
 {
     size_t n = ns_analyzer_conn_count(a), shown = 0;
-    for (uint32_t id = 1; id <= n; id++) shown += filter_shows_conn(flt, id);
+    for (uint32_t id = 1; id <= n; id++) shown += ns_analyzer_conn(a, id) && filter_shows_conn(flt, id);
     fprintf(o, "\n%s (%zu)\n", sec->title, shown);
-    if (!shown) return;
+    if (!shown) { conns_dropped(o, st, flt); return; }
     static const char *const heads[] = {"id", "tr", "client", "server", "calls", "replies", "bytes>srv", "bytes>cli",
                                         "missing", ""};
     struct table *t = table_new("lllrrrrrrl", heads);
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
-        if (!filter_shows_conn(flt, id)) continue;
+        if (!c || !filter_shows_conn(flt, id)) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], ids[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
@@ -103,6 +116,7 @@ static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_section
         table_row_end(t);
     }
     table_print(t, o, 2);
+    conns_dropped(o, st, flt);
 }
 
 /* The NFS version an operation key belongs to. */
@@ -233,7 +247,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
                 firsts, firsts == 1 ? "" : "s");
     uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
-                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats |
+                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats | st->evicted_conns |
                    st->ip_fragments_incomplete | st->rpc_calls_timed_out | st->rpc_calls_cut_by_end |
                    st->nfs2_calls | st->udp_not_rpc | st->tcp_syn_ignored | st->tcp_rst_ignored;
     if (!any) { fputs("  nothing\n", o); return; }
@@ -257,6 +271,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
     line_if(o, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
     line_if(o, "evicted: per-operation counters (memory cap)", st->evicted_op_stats);
+    line_if(o, "evicted: closed connections (memory cap)", st->evicted_conns);
 }
 
 /* -q: the summary, the findings and what could not be analysed. */
@@ -349,7 +364,7 @@ static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *r
         switch (s->id) {
         case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
         case NS_SECTION_RPC: section_rpc(o, fst, s); break;
-        case NS_SECTION_CONNECTIONS: section_conns(o, a, s, ri->filter); break;
+        case NS_SECTION_CONNECTIONS: section_conns(o, a, st, s, ri->filter); break;
         case NS_SECTION_OPERATIONS:
             section_ops(o, fst, s, ri->verbosity > 0);
             section_programs(o, ri->programs, ri->verbosity > 0);

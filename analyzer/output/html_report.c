@@ -107,8 +107,10 @@ static void sec_conns(struct page *p)
     static const char *const h[] = {"id", "transport", "client", "server", "calls", "replies", "bytes to server",
                                     "bytes to client", "missing bytes", NULL};
     th_row(f, h);
-    for (uint32_t id = 1; id <= n && id <= HTML_TABLE_ROWS; id++) {
+    size_t kept = 0; /* a closed connection whose record the memory cap dropped is not listed */
+    for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(p->a, id);
+        if (!c || ++kept > HTML_TABLE_ROWS) continue;
         char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], name[NS_CONN_NAME_LEN];
         ns_endpoint_str(&c->client, cl, sizeof cl);
         ns_endpoint_str(&c->server, sv, sizeof sv);
@@ -125,7 +127,7 @@ static void sec_conns(struct page *p)
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    more(f, n);
+    more(f, kept);
 }
 
 static void td_us(FILE *f, uint64_t ns) { fprintf(f, "<td class=\"n\">%.1f</td>", (double)ns / 1000.0); }
@@ -374,6 +376,7 @@ static void sec_not_analysed(struct page *p)
     any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
     any += row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
     any += row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
+    any += row_if(f, "evicted: closed connections (memory cap)", st->evicted_conns);
     const struct series *s = p->s;
     any += row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
     any += row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);

@@ -199,6 +199,8 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a)
     st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
     st->evicted_pending_calls = rpc_stage_evicted_calls(a->rpc);
     st->evicted_conn_messages = rpc_stage_conns_over_cap(a->rpc);
+    st->evicted_conns = rpc_stage_conns_dropped(a->rpc);
+    st->evicted_conns_sum = *rpc_stage_conns_dropped_sum(a->rpc);
     st->evicted_fragments = a->frags_dropped + ipfrag_evicted(a->frags); /* dropped + trains evicted */
     st->peak_memory = a->mc.peak;
     return st;

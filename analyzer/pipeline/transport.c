@@ -26,6 +26,7 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
                          uint64_t frame, int64_t ts);
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
 static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len);
+static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial);
 
 static struct tcp_ctx tcp_ctx_of(struct delivery *d)
 {
@@ -34,7 +35,7 @@ static struct tcp_ctx tcp_ctx_of(struct delivery *d)
 
 static struct rec_ctx rec_ctx_of(struct delivery *d)
 {
-    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d};
+    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d, on_skippable};
 }
 
 static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
@@ -51,6 +52,7 @@ static void release_flow(struct ns_analyzer *a, struct flow *f)
         tcp_reasm_release(&tc, &f->tcp[d]);
         rec_release(&rc, &f->rec[d]);
     }
+    rpc_stage_flow_gone(a->rpc, f); /* its connection record may now be a closed summary */
 }
 
 void transport_on_flow_evict(void *ctx, struct flow *f)
@@ -117,6 +119,12 @@ static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint3
 {
     struct delivery *dv = ctx;
     return rpc_stage_plausible(dv->a->rpc, dv->f, dir, p, n, len);
+}
+
+static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial)
+{
+    struct delivery *dv = ctx;
+    return rpc_stage_skippable(dv->a->rpc, dv->f, dir, trial);
 }
 
 static bool well_known(uint16_t port) { return port == 2049 || port == 111; }

@@ -11,7 +11,7 @@ size_t ns_analyzer_memory(const ns_analyzer *a, struct ns_mem_pool *out, size_t 
     static const char *const units[MEM_POOLS] = {"flows", "bytes", "calls", "fragments", "entries"};
     const struct ns_session_stats *ss = ns_analyzer_session_stats(a);
     uint64_t ev[MEM_POOLS] = {
-        a->st.evicted_flows + rpc_stage_conns_over_cap(a->rpc),
+        a->st.evicted_flows + rpc_stage_conns_over_cap(a->rpc) + rpc_stage_conns_dropped(a->rpc),
         a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes,
         rpc_stage_evicted_calls(a->rpc),
         a->frags_dropped + ipfrag_evicted(a->frags),

@@ -7,6 +7,8 @@
 
 #include "nfs_dispatch.h"
 #include "rpc_msg.h"
+#include "conn_table.h"
+#include "rpc_skip.h"
 #include "stats_int.h"
 #include "txn_table.h"
 
@@ -15,7 +17,6 @@
 /* UDP transactions stay findable this long after their reply, so duplicate
  * replies and late retransmissions are counted on them, not as orphans. */
 #define UDP_LINGER_NS (5ll * 1000000000ll)
-#define CONN_CHUNK 256 /* connection records per allocation (they never move) */
 
 struct rpc_stage {
     struct memcap *mc;
@@ -24,8 +25,7 @@ struct rpc_stage {
     int64_t call_timeout_ns;
     struct txn_table *txns;
     uint64_t next_txn_id;
-    struct ns_conn **chunks;    /* connection id n is chunks[(n-1)/CONN_CHUNK][(n-1)%CONN_CHUNK] */
-    uint32_t nchunks, chunks_cap, nconns;
+    struct conn_table *conns;
     uint64_t conns_over_cap;
 };
 
@@ -35,6 +35,7 @@ static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
     if (given_up && t->call_frame && !t->reply_frame) r->st->rpc_unmatched_calls++;
     r->st->txns++;
     if (r->sink.on_done) r->sink.on_done(r->sink.ctx, t, given_up);
+    conn_table_txn_end(r->conns, t->conn_id); /* after the sink: the record lives through it */
 }
 
 struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const struct rpc_sink *sink,
@@ -47,7 +48,10 @@ struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const st
     if (sink) r->sink = *sink;
     r->call_timeout_ns = call_timeout_ns;
     r->txns = txn_table_new(mc, on_txn_done, r);
-    if (!r->txns) {
+    r->conns = conn_table_new(mc);
+    if (!r->txns || !r->conns) {
+        txn_table_free(r->txns);
+        conn_table_free(r->conns);
         free(r);
         return NULL;
     }
@@ -58,22 +62,16 @@ void rpc_stage_free(struct rpc_stage *r)
 {
     if (!r) return;
     txn_table_free(r->txns);
-    for (uint32_t i = 0; i < r->nchunks; i++) {
-        memcap_give(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn));
-        free(r->chunks[i]);
-    }
-    memcap_give(r->mc, MEM_FLOWS, r->chunks_cap * sizeof *r->chunks);
-    free(r->chunks);
+    conn_table_free(r->conns);
     free(r);
 }
 
-uint32_t rpc_stage_conn_count(const struct rpc_stage *r) { return r->nconns; }
-
-struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id)
-{
-    if (id < 1 || id > r->nconns) return NULL;
-    return &r->chunks[(id - 1) / CONN_CHUNK][(id - 1) % CONN_CHUNK];
-}
+uint32_t rpc_stage_conn_count(const struct rpc_stage *r) { return conn_table_last_id(r->conns); }
+struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id) { return conn_table_get(r->conns, id); }
+void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f) { if (f->conn_id) conn_table_flow_gone(r->conns, f->conn_id); }
+uint64_t rpc_stage_conns_dropped(const struct rpc_stage *r) { return conn_table_dropped(r->conns); }
+const struct ns_conn *rpc_stage_conns_dropped_sum(const struct rpc_stage *r) { return conn_table_dropped_sum(r->conns); }
+uint32_t rpc_stage_conns_kept(const struct rpc_stage *r) { return conn_table_kept(r->conns); }
 
 uint64_t rpc_stage_conns_over_cap(const struct rpc_stage *r) { return r->conns_over_cap; }
 uint64_t rpc_stage_evicted_calls(const struct rpc_stage *r) { return txn_evicted(r->txns); }
@@ -95,35 +93,12 @@ static void decide_server(struct flow *f, int sender, bool is_call)
     else f->server = (int8_t)(is_call ? sender ^ 1 : sender);
 }
 
-/* Room for one more connection record (false: over the cap). */
-static bool conn_room(struct rpc_stage *r)
-{
-    if (r->nconns < r->nchunks * CONN_CHUNK) return true;
-    if (r->nchunks == r->chunks_cap) {
-        uint32_t ncap = r->chunks_cap ? r->chunks_cap * 2 : 4;
-        size_t grow = (size_t)(ncap - r->chunks_cap) * sizeof *r->chunks;
-        if (!memcap_take(r->mc, MEM_FLOWS, grow)) return false;
-        struct ns_conn **nc = realloc(r->chunks, ncap * sizeof *nc);
-        if (!nc) { memcap_give(r->mc, MEM_FLOWS, grow); return false; }
-        r->chunks = nc;
-        r->chunks_cap = ncap;
-    }
-    if (!memcap_take(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn))) return false;
-    struct ns_conn *chunk = malloc(CONN_CHUNK * sizeof *chunk);
-    if (!chunk) { memcap_give(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn)); return false; }
-    r->chunks[r->nchunks++] = chunk;
-    return true;
-}
-
 /* The connection record of a flow, created on its first RPC message. */
 static struct ns_conn *flow_conn(struct rpc_stage *r, struct flow *f, int64_t now)
 {
     if (f->conn_id) return rpc_stage_conn(r, f->conn_id);
-    if (!conn_room(r)) { r->conns_over_cap++; return NULL; }
-    r->nconns++;
-    struct ns_conn *c = rpc_stage_conn(r, r->nconns);
-    memset(c, 0, sizeof *c);
-    c->id = r->nconns;
+    struct ns_conn *c = conn_table_add(r->conns);
+    if (!c) { r->conns_over_cap++; return NULL; }
     c->transport = f->key.proto;
     flow_endpoint(&f->key, f->server ^ 1, &c->client);
     flow_endpoint(&f->key, f->server, &c->server);
@@ -189,6 +164,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
     }
     t = txn_new_call(r->txns, scope, h->xid);
     if (!t) return;
+    conn_table_txn_start(r->conns, c->id);
     t->id = ++r->next_txn_id;
     t->call_frame = at->frame;
     t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = at->ts;
@@ -244,6 +220,7 @@ static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, 
     if (bc) { c->backchannel_calls++; r->st->rpc_backchannel_calls++; }
     t = txn_new_call(r->txns, scope, h->xid);
     if (!t) return;
+    conn_table_txn_start(r->conns, c->id);
     t->id = ++r->next_txn_id;
     t->call_frame = t->send_frame[0] = at->frame;
     t->call_ts_ns = t->last_send_ts_ns = t->send_ts_ns[0] = at->ts;
@@ -320,6 +297,7 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
     if (orphan) {
         t = txn_new_done(r->txns);
         if (!t) return;
+        conn_table_txn_start(r->conns, c->id);
         t->id = ++r->next_txn_id;
         r->st->rpc_orphan_replies++;
         t->xid = h->xid;
@@ -389,4 +367,28 @@ bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, co
         return txn_find(r->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
     }
     return server_port(f->key.port[side]);
+}
+
+bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, const struct ns_msg *m)
+{
+    struct rpc_hdr h;
+    if (rpc_parse_header(m, &h) < 0) return false;
+    if (h.msgtype == RPC_CALL) {
+        struct flow g = {.key = f->key, .server = f->server};
+        decide_server(&g, side, true); /* as rpc_stage_message will */
+        if (h.cred_flavor == AUTH_RPCSEC_GSS) {
+            if (h.gss_proc != RPCSEC_GSS_DATA || h.gss_service == 3) return true; /* opaque: not decoded */
+            if (!rpc_unwrap_gss(&h, h.gss_service)) return false;
+        }
+        return rpc_skip_call_ok(&h.body, side == g.server, h.prog, h.vers, h.proc);
+    }
+    if (!f->conn_id || f->server < 0) return true; /* no call known: an orphan, results not decoded */
+    bool bc = side != f->server;
+    const struct ns_txn *t = txn_find(r->txns, scope_of(f, f->conn_id, bc), h.xid);
+    if (!t || t->reply_frame || h.reply_stat != 0 || h.stat != 0) return true; /* results not decoded */
+    if (t->auth_flavor == AUTH_RPCSEC_GSS) {
+        if (t->gss_proc != RPCSEC_GSS_DATA || t->gss_service == 3) return true;
+        if (!rpc_unwrap_gss(&h, t->gss_service)) return false;
+    }
+    return rpc_skip_reply_ok(&h.body, t);
 }

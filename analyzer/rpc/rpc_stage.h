@@ -47,14 +47,28 @@ void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const stru
  * this flow? Used by record marking to resynchronise. */
 bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
                          uint32_t len);
+/* May the middle of message m (a trial: head, hole, zero tail; see
+ * rpc_record.h) be skipped? True when its decoding reads no byte of a hole:
+ * decoding the real message will then read only head and tail too. */
+bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, const struct ns_msg *m);
 /* Hand out what is done; give up calls older than timeout (all if < 0, the
  * configured timeout if 0). */
 void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns);
 
-/* Connections by id (1..count). Records never move: a pointer stays valid
- * until the stage is freed. NULL if id is out of range. */
+/* Connections by id (1..count; see conn_table.h for their lifetime). A
+ * record never moves: a pointer stays valid until the record is dropped (a
+ * closed connection, oldest first, when the cap needs room); NULL if id is
+ * out of range or its record was dropped. */
 uint32_t rpc_stage_conn_count(const struct rpc_stage *r);
 struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id);
+/* The flow is gone (closed, evicted or reused): its record may become a
+ * closed-connection summary. Idempotent. */
+void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f);
+/* Closed connection records dropped by the cap, their figures added up,
+ * and the records kept now. */
+uint64_t rpc_stage_conns_dropped(const struct rpc_stage *r);
+const struct ns_conn *rpc_stage_conns_dropped_sum(const struct rpc_stage *r);
+uint32_t rpc_stage_conns_kept(const struct rpc_stage *r);
 /* RPC messages dropped because no connection record could be made. */
 uint64_t rpc_stage_conns_over_cap(const struct rpc_stage *r);
 uint64_t rpc_stage_evicted_calls(const struct rpc_stage *r);

@@ -10,6 +10,12 @@
 #define MAX_FRAGMENTS 4096
 #define MIN_RPC_MSG 20 /* a denied AUTH_ERROR reply: xid, type, stat, reject, auth_stat */
 
+static void reset_stream(struct rec_dir *r)
+{
+    r->streaming = r->whole = false;
+    r->skipped = r->tail_base = r->tail_len = 0;
+}
+
 void rec_init(struct rec_dir *r, bool in_sync)
 {
     r->state = in_sync ? REC_MARK : REC_SYNC;
@@ -18,6 +24,7 @@ void rec_init(struct rec_dir *r, bool in_sync)
     r->truncated = r->last = false;
     r->buf_len = 0;
     r->nspans = 0;
+    reset_stream(r);
 }
 
 static void reset_msg(const struct rec_ctx *c, struct rec_dir *r)
@@ -26,6 +33,7 @@ static void reset_msg(const struct rec_ctx *c, struct rec_dir *r)
     r->truncated = false;
     r->buf_len = 0;
     r->nspans = 0;
+    reset_stream(r);
     if (r->buf_cap > SHRINK_ABOVE) {
         free(r->buf);
         memcap_give(c->mc, MEM_REASSEMBLY, r->buf_cap);
@@ -96,27 +104,100 @@ static void append_hole(const struct rec_ctx *c, struct rec_dir *r, uint32_t n)
 {
     (void)c;
     r->truncated = true;
+    if (r->streaming) { /* lost bytes after the middle: they join it, the tail restarts */
+        r->skipped += r->tail_len + n;
+        r->tail_len = 0;
+        return;
+    }
     add_span(r, HOLE, n);
 }
 
-static void append_data(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *p, uint32_t n)
+/* Grow the buffer to at least need bytes within the caps. */
+static bool buf_room(const struct rec_ctx *c, struct rec_dir *r, uint64_t need)
 {
-    if (r->buf_len + n > r->buf_cap) {
-        uint64_t want = r->buf_cap ? r->buf_cap : 4096;
-        while (want < (uint64_t)r->buf_len + n) want *= 2;
-        if (want > REC_MAX_BUFFER) want = REC_MAX_BUFFER;
-        uint8_t *nb = NULL;
-        if (want >= (uint64_t)r->buf_len + n && memcap_take(c->mc, MEM_REASSEMBLY, want - r->buf_cap)) {
-            nb = realloc(r->buf, want);
-            if (!nb) memcap_give(c->mc, MEM_REASSEMBLY, want - r->buf_cap);
-        }
-        if (!nb) { /* over the cap: keep the length, lose the bytes */
-            c->st->dropped_bytes += n;
-            append_hole(c, r, n);
-            return;
-        }
-        r->buf = nb;
-        r->buf_cap = (uint32_t)want;
+    if (need <= r->buf_cap) return true;
+    uint64_t want = r->buf_cap ? r->buf_cap : 4096;
+    while (want < need) want *= 2;
+    if (want > REC_MAX_BUFFER) want = REC_MAX_BUFFER;
+    if (want < need || !memcap_take(c->mc, MEM_REASSEMBLY, want - r->buf_cap)) return false;
+    uint8_t *nb = realloc(r->buf, want);
+    if (!nb) { memcap_give(c->mc, MEM_REASSEMBLY, want - r->buf_cap); return false; }
+    r->buf = nb;
+    r->buf_cap = (uint32_t)want;
+    return true;
+}
+
+/* Streaming: keep the last bytes in the tail (between REC_TAIL and
+ * 2 * REC_TAIL of them, so each byte moves at most once); the bytes pushed
+ * out join the skipped middle. */
+static void tail_push(const struct rec_ctx *c, struct rec_dir *r, const uint8_t *p, uint32_t n)
+{
+    uint8_t *tail = r->buf + r->tail_base;
+    if (n >= REC_TAIL) {
+        r->skipped += r->tail_len + (n - REC_TAIL);
+        c->st->streamed_bytes_skipped += r->tail_len + (n - REC_TAIL);
+        memcpy(tail, p + (n - REC_TAIL), REC_TAIL);
+        r->tail_len = REC_TAIL;
+        return;
+    }
+    if (r->tail_len + n > 2 * REC_TAIL) {
+        uint32_t drop = r->tail_len + n - REC_TAIL;
+        memmove(tail, tail + drop, r->tail_len - drop);
+        r->tail_len -= drop;
+        r->skipped += drop;
+        c->st->streamed_bytes_skipped += drop;
+    }
+    memcpy(tail + r->tail_len, p, n);
+    r->tail_len += n;
+}
+
+/* The head is complete: may the rest stream through (see rpc_record.h)? */
+static bool start_streaming(const struct rec_ctx *c, struct rec_dir *r, int dir)
+{
+    static const uint8_t zeros[REC_TAIL];
+    r->whole = true; /* asked once per message */
+    if (!c->skippable || !r->last) return false;
+    uint64_t pos = 0;
+    for (uint16_t i = 0; i < r->nspans; i++) pos += r->spans[i].len;
+    uint32_t rest = r->frag_left; /* what this fragment, the last, still has to deliver */
+    if (pos + rest != r->msg_len || rest <= 2 * REC_TAIL || r->nspans + 2 > REC_MAX_SPANS) return false;
+    struct ns_span sp[REC_MAX_SPANS];
+    for (uint16_t i = 0; i < r->nspans; i++)
+        sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
+    sp[r->nspans] = (struct ns_span){NULL, rest - REC_TAIL};
+    sp[r->nspans + 1] = (struct ns_span){zeros, REC_TAIL};
+    struct ns_msg trial = {sp, (uint32_t)r->nspans + 2, r->msg_len};
+    if (!c->skippable(c->ctx, dir, &trial)) { c->st->kept_whole++; return false; }
+    if (!buf_room(c, r, (uint64_t)r->buf_len + 2 * REC_TAIL)) { c->st->kept_whole++; return false; }
+    r->streaming = true;
+    r->tail_base = r->buf_len;
+    r->tail_len = r->skipped = 0;
+    c->st->streamed++;
+    return true;
+}
+
+static void append_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t *p, uint32_t n)
+{
+    if (r->streaming) {
+        tail_push(c, r, p, n);
+        return;
+    }
+    if (!r->whole && r->buf_len + n > REC_HEAD) {
+        /* fill the head, then ask; the rest streams or is kept as before */
+        uint32_t head = REC_HEAD - r->buf_len;
+        if (head) append_data(c, r, dir, p, head);
+        r->frag_left -= head; /* what start_streaming sees as still to come */
+        bool streaming = start_streaming(c, r, dir);
+        r->frag_left += head;
+        if (streaming) { tail_push(c, r, p + head, n - head); return; }
+        p += head;
+        n -= head;
+        if (!n) return;
+    }
+    if (!buf_room(c, r, (uint64_t)r->buf_len + n)) { /* over the cap: keep the length, lose the bytes */
+        c->st->dropped_bytes += n;
+        append_hole(c, r, n);
+        return;
     }
     memcpy(r->buf + r->buf_len, p, n);
     add_span(r, r->buf_len, n);
@@ -125,6 +206,12 @@ static void append_data(const struct rec_ctx *c, struct rec_dir *r, const uint8_
 
 static void emit_buffered(const struct rec_ctx *c, struct rec_dir *r, int dir)
 {
+    if (r->streaming) { /* head, the skipped middle, the tail */
+        bool cut = r->truncated;
+        add_span(r, HOLE, r->skipped);
+        add_span(r, r->tail_base, r->tail_len);
+        r->truncated = cut; /* the skipped middle is not missing */
+    }
     struct ns_span sp[REC_MAX_SPANS];
     for (uint16_t i = 0; i < r->nspans; i++)
         sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
@@ -214,7 +301,7 @@ void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t
                     lose_sync(c, r);
                     return;
                 }
-                append_data(c, r, p, take);
+                append_data(c, r, dir, p, take);
                 r->frag_left -= take;
                 if (r->frag_left) return; /* take == n */
             }

@@ -3,7 +3,18 @@
  * A message that fits in one delivered chunk is handed over without a copy;
  * others are gathered in a per-direction buffer whose size is capped. After a
  * hole that swallows a record mark the direction resynchronises by scanning
- * for a plausible record mark followed by an RPC header. */
+ * for a plausible record mark followed by an RPC header.
+ *
+ * Large messages stream through: once a message (the last fragment of its
+ * record known) has REC_HEAD captured bytes and more than 2 * REC_TAIL still
+ * to come, the caller is asked whether its decoders can do without the
+ * middle (skippable: a trial decode of the head with the middle missing and
+ * the tail zero-filled). If so only the head and the last REC_TAIL..2*REC_TAIL
+ * bytes are kept; the middle (a WRITE's or READ's data) becomes a hole that
+ * is not counted as missing (the message is not "truncated" for it). Else
+ * (a 1 MiB READDIR reply: entries all the way) the message is kept whole as
+ * before, up to REC_MAX_BUFFER. So a message in flight holds at most
+ * REC_HEAD + 2 * REC_TAIL bytes unless its decoders need every byte. */
 #ifndef NFSSCOPE_RPC_RECORD_H
 #define NFSSCOPE_RPC_RECORD_H
 #include <stdbool.h>
@@ -15,6 +26,8 @@
 #define REC_MAX_FRAGMENT (8u << 20) /* a longer record mark means "not RPC here" */
 #define REC_MAX_SPANS 256
 #define REC_MAX_BUFFER (4u << 20)   /* captured bytes kept per message */
+#define REC_HEAD (8u << 10)         /* a streamed message: bytes kept at its start */
+#define REC_TAIL (4u << 10)         /* ... and at least this many at its end */
 
 enum rec_state { REC_MARK = 0, REC_BODY, REC_SYNC };
 
@@ -33,16 +46,26 @@ struct rec_dir {
     uint32_t buf_len, buf_cap;
     struct rec_span *spans;
     uint16_t nspans;
+    bool streaming;       /* the middle of this message is being skipped */
+    bool whole;           /* asked, and the message must be kept whole */
+    uint32_t skipped;     /* bytes of the middle not kept (and holes after it) */
+    uint32_t tail_base, tail_len; /* the tail: buf[tail_base .. +tail_len) */
 };
 
 struct rec_stats {
     uint64_t messages, bad_marks, resyncs, dropped_bytes, zero_length_fragments;
+    uint64_t streamed, streamed_bytes_skipped; /* large messages whose middle was not kept */
+    uint64_t kept_whole;  /* large messages the decoders needed whole */
 };
 
 /* Does p[0..n) start with something that looks like an RPC message? Used to
  * resynchronise; n may be short, in which case answer from what is there. */
 typedef bool (*rec_plausible_fn)(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t record_len);
 typedef void (*rec_msg_fn)(void *ctx, int dir, const struct ns_msg *m, bool truncated);
+/* May the middle of this message be skipped? trial: the head as captured, a
+ * hole, then REC_TAIL zero bytes standing for the tail (its length is the
+ * message's). True when decoding it never reads inside the hole. */
+typedef bool (*rec_skippable_fn)(void *ctx, int dir, const struct ns_msg *trial);
 
 struct rec_ctx {
     struct memcap *mc;
@@ -50,6 +73,7 @@ struct rec_ctx {
     rec_msg_fn on_msg;
     rec_plausible_fn plausible;
     void *ctx;
+    rec_skippable_fn skippable; /* NULL: every message is kept whole */
 };
 
 /* Start a direction in sync (after a SYN) or needing resync (mid-stream). */

@@ -9,6 +9,14 @@ static size_t op_count(const struct ns_stats *st)
     return n;
 }
 
+/* Connections still listed (a closed one the memory cap dropped is not). */
+static size_t conns_kept(const ns_analyzer *a)
+{
+    size_t n = 0, last = ns_analyzer_conn_count(a);
+    for (uint32_t id = 1; id <= last; id++) n += ns_analyzer_conn(a, id) != NULL;
+    return n;
+}
+
 static size_t read_plus_files(ns_analyzer *a)
 {
     const struct ns_read_file *const *v;
@@ -32,7 +40,7 @@ void ns_report_sections(ns_analyzer *a, struct ns_section_info out[NS_SECTIONS])
         [NS_SECTION_NOT_ANALYSED] = {"Not analysed", false},
     };
     size_t rows[NS_SECTIONS] = {
-        [NS_SECTION_CONNECTIONS] = ns_analyzer_conn_count(a),
+        [NS_SECTION_CONNECTIONS] = conns_kept(a),
         [NS_SECTION_OPERATIONS] = op_count(st),
         [NS_SECTION_STATUS] = st->nstatus,
         [NS_SECTION_CLIENTS] = ns_analyzer_client_count(a),

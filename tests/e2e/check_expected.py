@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Compare nfsscope's transaction log with a generator's expected log.
 
-    check_expected.py NFSSCOPE CAPTURE EXPECTED [--exit N] [--verbose]
+    check_expected.py NFSSCOPE CAPTURE EXPECTED [--exit N] [--verbose] [--arg A]...
 
 Runs `NFSSCOPE -r CAPTURE --txn-log -` and reads the JSON Lines transaction
-log (doc/txn-log.md) from its standard output (lines that are not JSON
+log (doc/txn-log.md) from its standard output (each --arg A is added to
+the command line, e.g. `--arg --memcap --arg 1M`) (lines that are not JSON
 objects with a "call_frame" key are ignored, so a report on the same stream
 does no harm).
 
@@ -55,9 +56,13 @@ def default_exit(expected_path):
 
 
 def main(argv):
-    args, want_exit, verbose = [], None, False
+    args, want_exit, verbose, extra = [], None, False, []
     i = 1
     while i < len(argv):
+        if argv[i] == "--arg":
+            extra.append(argv[i + 1])
+            i += 2
+            continue
         if argv[i] == "--exit":
             want_exit = int(argv[i + 1])
             i += 2
@@ -77,7 +82,7 @@ def main(argv):
     with open(expected_path) as f:
         expected = [json.loads(line) for line in f if line.strip()]
 
-    cmd = [nfsscope, "-r", capture, "--txn-log", "-"]
+    cmd = [nfsscope, "-r", capture, "--txn-log", "-"] + extra
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:

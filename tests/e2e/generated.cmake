@@ -69,3 +69,11 @@ add_test(NAME e2e.gen.counters
                  ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_counters.py
                  $<TARGET_FILE:nfsscope> ${_gen_paths})
 set_tests_properties(e2e.gen.counters PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen")
+
+# Large payloads stream through the record layer (issue 11): memory below one
+# message, nothing evicted under --memcap 1M, same transactions.
+add_test(NAME e2e.gen.streaming_1mib
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_streaming.py
+                 $<TARGET_FILE:nfsscope> ${_gen_out}/bigio_1mib.pcap ${_gen_out}/bigio_1mib.expected.jsonl)
+set_tests_properties(e2e.gen.streaming_1mib PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen")

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)ns_analyzer_stats(a);
         for (uint32_t id = 1; id <= ns_analyzer_conn_count(a); id++) {
             char buf[NS_ENDPOINT_STRLEN];
-            ns_endpoint_str(&ns_analyzer_conn(a, id)->client, buf, sizeof buf);
+            const struct ns_conn *c = ns_analyzer_conn(a, id);
+            if (c) ns_endpoint_str(&c->client, buf, sizeof buf);
         }
         ns_analyzer_free(a);
     }

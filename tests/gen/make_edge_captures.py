@@ -1081,6 +1081,47 @@ def nfs40_compound(out):
     return exp
 
 
+@scenario
+def bigio_1mib(out):
+    """1 MiB payloads that stream through the record layer (issue 11): NFSv3
+    WRITE calls and READ replies of 1 MiB, each record split over hundreds of
+    segments; NFSv4.0 COMPOUNDs with a 1 MiB WRITE followed by a GETATTR (an
+    operation after the data: must still be decoded) and a 1 MiB READ result
+    followed by a GETATTR result; a READDIRPLUS reply of 600 entries (over
+    60 KiB of entries the decoder walks: kept whole)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x25000)
+    c = TcpConnection(cap, C4, 40180, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    mib = 1 << 20
+    for i in range(2):
+        call, rep = v3_write_call(x, FILE, i * mib, mib, seed=i)
+        rt.exchange(call, rep)
+        call, rep = v3_read_call(x, FILE, i * mib, mib, seed=i + 5)
+        rt.exchange(call, rep)
+        c.ack(0)
+    ents = [(100 + k, "file-%04d.dat" % k, k + 1, fattr3(100 + k, size=k), fh3(100 + k)) for k in range(600)]
+    call = rpc_call(x(), nfs3_call("READDIRPLUS", nfs3_readdirplus_args(DIR, maxcount=1 << 20)),
+                    cred=auth_sys())
+    rt.exchange(call, rpc_reply(call, nfs3_res("READDIRPLUS", "NFS3_OK",
+                                              nfs3_readdirplus_res_ok(fattr3(2, NF3DIR, 4096, 0o755), ents))))
+    cred = auth_sys()
+    st = stateid4(1, b"open77000025")
+    call = rpc_call(x(), compound([op_putfh(fh4(3)), op_write(st, 0, pattern(mib, 7)), op_getattr()],
+                                  minor=0), cred=cred)
+    rt.exchange(call, rpc_reply(call, compound_res([res_simple("PUTFH"), res_write(mib),
+                                                    res_getattr(std_attrs(3, mib))])))
+    call = rpc_call(x(), compound([op_putfh(fh4(3)), op_read(st, 0, mib), op_getattr()], minor=0),
+                    cred=cred)
+    rt.exchange(call, rpc_reply(call, compound_res([res_simple("PUTFH"), res_read(pattern(mib, 8)),
+                                                    res_getattr(std_attrs(3, mib))])))
+    c.ack(0)
+    c.close()
+    return exp
+
+
 # ------------------------------------------------------------------ file formats
 
 @scenario

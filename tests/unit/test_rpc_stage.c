@@ -251,6 +251,61 @@ static void test_conn_cap(void)
     CHECK_EQ_U(mc.total_used, 0);
 }
 
+/* Short-lived connections: a record outlives its flow as a closed summary;
+ * closed summaries are bounded, the oldest closed dropped first (counted and
+ * added up), never a live one nor one with a call outstanding, so every
+ * message on a new connection is still analysed. */
+static void test_closed_conns_bounded(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 1 << 20);              /* flows pool: 20% of 1 MiB, about 1400 records */
+    struct ns_stats st;
+    struct rpc_stage *r = stage(&mc, &st);
+    static struct flow f[5000];
+    struct xb b;
+    for (unsigned i = 0; i < 5000; i++) {
+        int cs;
+        make_flow(&f[i], 6, (uint16_t)(1000 + i), 2049, &cs);
+        call_msg(&b, i + 1, 100003, 3, 0);
+        send(r, &f[i], cs, &b, i + 1);      /* under the 10 s call timeout throughout */
+        reply_msg(&b, i + 1);
+        send(r, &f[i], cs ^ 1, &b, i + 1);
+        if (i == 0) continue;               /* c1 stays open */
+        rpc_stage_flow_gone(r, &f[i]);
+        rpc_stage_flow_gone(r, &f[i]);      /* twice is once */
+    }
+    CHECK_EQ_U(rpc_stage_conns_over_cap(r), 0); /* every connection got a record */
+    CHECK_EQ_U(st.rpc_calls, 5000);
+    CHECK_EQ_U(st.rpc_replies, 5000);
+    CHECK_EQ_U(st.rpc_orphan_replies, 0);
+    CHECK_EQ_U(rpc_stage_conn_count(r), 5000);
+    uint64_t dropped = rpc_stage_conns_dropped(r);
+    CHECK_EQ_U(dropped + rpc_stage_conns_kept(r), 5000);
+    CHECK(dropped > 3000);
+    CHECK(rpc_stage_conns_kept(r) < 1000);  /* closed ones use at most a quarter of the pool */
+    CHECK(rpc_stage_conn(r, 1) != NULL);    /* open: kept */
+    CHECK(rpc_stage_conn(r, 2) == NULL);    /* oldest closed: dropped */
+    CHECK_EQ_U(rpc_stage_conn(r, 5000)->id, 5000); /* newest closed: kept */
+    const struct ns_conn *sum = rpc_stage_conns_dropped_sum(r);
+    CHECK_EQ_U(sum->calls, dropped);
+    CHECK_EQ_U(sum->replies, dropped);
+    CHECK_EQ_U(sum->first_ts_ns, 2 * MS);   /* c2's call, frame 2 */
+    CHECK_EQ_U(sum->last_ts_ns, (int64_t)(dropped + 1) * MS);
+    uint32_t kept_before = rpc_stage_conns_kept(r);
+    /* ids are never reused: a new connection is c5001 */
+    struct flow g;
+    int cs;
+    make_flow(&g, 6, 7000, 2049, &cs);
+    call_msg(&b, 9999, 100003, 3, 0);
+    send(r, &g, cs, &b, 6000);
+    CHECK_EQ_U(g.conn_id, 5001);
+    CHECK_EQ_U(rpc_stage_conns_kept(r), kept_before + 1);
+    CHECK(mc.used[MEM_FLOWS] <= mc.cap[MEM_FLOWS]);
+    rpc_stage_free(r);
+    stats_free(&st, &mc);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
 int main(void)
 {
     test_tcp_matching();
@@ -258,5 +313,6 @@ int main(void)
     test_udp_scope();
     test_conns_never_move();
     test_conn_cap();
+    test_closed_conns_bounded();
     return check_done("test_rpc_stage");
 }

@@ -103,8 +103,15 @@ int64_t ns_analyzer_now(const ns_analyzer *a);
 /* Counters; the derived ones (TCP, evictions, memory) are brought up to date by this call. */
 const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
 
-/* Connections that carried RPC, by id (1..n). NULL if id is out of range.
- * A connection record never moves: the pointer stays valid until free. */
+/* Connections that carried RPC, by id (1..n, in order of first appearance;
+ * ids are never reused). A record lives while its flow lives; once the
+ * connection is closed (FIN/RST, or its flow evicted) and none of its calls
+ * is outstanding it is kept as a closed-connection summary, and the oldest
+ * closed ones are dropped when the memory cap needs room (counted in
+ * ns_stats.evicted_conns, their figures added up in evicted_conns_sum).
+ * A record never moves: the pointer stays valid until the record is dropped,
+ * during a later feed, tick or finish; NULL if id is out of range or
+ * dropped, so look the id up again to know the record still lives. */
 size_t ns_analyzer_conn_count(const ns_analyzer *a);
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id);
 /* Requests sent and not yet answered or given up. */

@@ -121,6 +121,11 @@ struct ns_stats {
     uint64_t nfs2_calls;            /* NFSv2 calls seen (not decoded) */
     uint64_t udp_not_rpc;           /* datagrams on an RPC port (2049, 111) that are not RPC */
     uint64_t evicted_op_stats;      /* operation keys whose counters the memory cap refused */
+    /* Closed connections whose records the cap dropped (oldest closed
+     * first; ns_analyzer_conn returns NULL for their ids), and their figures
+     * added up: id 0, first_ts the earliest, last_ts the latest. */
+    uint64_t evicted_conns;
+    struct ns_conn evicted_conns_sum;
 };
 
 #pragma GCC visibility pop
