@@ -23,6 +23,7 @@ struct rpc_stage {
     struct rpc_sink sink;
     int64_t call_timeout_ns;
     struct txn_table *txns;
+    struct nfs4_ops_pool *ops_pool; /* COMPOUND operations past NS_OPS_INLINE */
     uint64_t next_txn_id;
     struct ns_conn **chunks;    /* connection id n is chunks[(n-1)/CONN_CHUNK][(n-1)%CONN_CHUNK] */
     uint32_t nchunks, chunks_cap, nconns;
@@ -35,6 +36,7 @@ static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
     if (given_up && t->call_frame && !t->reply_frame) r->st->rpc_unmatched_calls++;
     r->st->txns++;
     if (r->sink.on_done) r->sink.on_done(r->sink.ctx, t, given_up);
+    nfs4_ops_pool_release(r->ops_pool, t);
 }
 
 struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const struct rpc_sink *sink,
@@ -47,7 +49,10 @@ struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const st
     if (sink) r->sink = *sink;
     r->call_timeout_ns = call_timeout_ns;
     r->txns = txn_table_new(mc, on_txn_done, r);
-    if (!r->txns) {
+    r->ops_pool = nfs4_ops_pool_new(mc);
+    if (!r->txns || !r->ops_pool) {
+        txn_table_free(r->txns);
+        nfs4_ops_pool_free(r->ops_pool);
         free(r);
         return NULL;
     }
@@ -58,6 +63,7 @@ void rpc_stage_free(struct rpc_stage *r)
 {
     if (!r) return;
     txn_table_free(r->txns);
+    nfs4_ops_pool_free(r->ops_pool);
     for (uint32_t i = 0; i < r->nchunks; i++) {
         memcap_give(r->mc, MEM_FLOWS, CONN_CHUNK * sizeof(struct ns_conn));
         free(r->chunks[i]);
@@ -223,7 +229,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
         }
     }
     if (h->prog == 100003 && h->vers == 2) r->st->nfs2_calls++; /* NFSv2 is named, not decoded */
-    nfs_decode_call(t, &h->body, r->st, r->mc);
+    nfs_decode_call(t, &h->body, r->st, r->mc, r->ops_pool);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
     tell_call(r, t, c, at);
@@ -289,17 +295,10 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
 /* A COMPOUND whose call was cut before its last operations: the reply's
  * results name them (each result carries its opcode), so ops and op_status
  * stay the same length; ops_from_reply says how many were not seen. */
-static void ops_from_reply(struct ns_txn *t)
+static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 {
     if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
-    struct nfs4_call *c = &t->u.v4.call;
-    const struct nfs4_reply *rp = &t->u.v4.reply;
-    if (t->proc != 1 || !t->call_truncated || c->nops >= rp->nres) return;
-    for (uint16_t i = 0; i < c->nops; i++)
-        if (c->op[i] != rp->resop[i]) return; /* not the same list: leave it */
-    t->ops_from_reply = (uint16_t)(rp->nres - c->nops);
-    for (uint16_t i = c->nops; i < rp->nres; i++) c->op[i] = rp->resop[i];
-    c->nops = rp->nres;
+    if (t->proc == 1 && t->call_truncated) t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
 }
 
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
@@ -338,8 +337,8 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             if (t->gss_proc != RPCSEC_GSS_DATA) decodable = false;
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
-        if (decodable) nfs_decode_reply(t, &h->body, r->st);
-        ops_from_reply(t);
+        if (decodable) nfs_decode_reply(t, &h->body, r->st, r->ops_pool);
+        ops_from_reply(r, t);
     }
     reply_stats(r, t);
     tell_reply(r, t, c, false, orphan, at);

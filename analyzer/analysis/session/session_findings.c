@@ -166,10 +166,10 @@ void sf_seq_reply_seen(struct sess_model *m, struct sess *s)
 
 static bool has_status(const struct ns_txn *t, uint32_t code)
 {
-    const struct nfs4_reply *r4 = &t->u.v4.reply;
     if (t->has_status && t->status == code) return true;
-    for (uint16_t i = 0; i < r4->nres && i < NS_MAX_OPS; i++)
-        if (r4->res_status[i] == code) return true;
+    uint32_t op, st;
+    for (uint32_t i = 0; ns_txn_res(t, i, &op, &st); i++)
+        if (st == code) return true;
     return false;
 }
 

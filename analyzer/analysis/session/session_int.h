@@ -195,7 +195,7 @@ void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn
 /* Cause of a SEQ_MISORDERED reply to t, from what was noted at the call. */
 enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);
 void slots_update_fractions(struct sess *s);
-uint32_t slots_sig(const struct nfs4_call *c);
+uint32_t slots_sig(const struct ns_txn *t);
 
 /* session_findings.c */
 /* Fold one occurrence into the (kind, key) finding, creating it; then

@@ -129,7 +129,7 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     if (!is_compound_v41(t)) return;
     const struct nfs4_call *c4 = &t->u.v4.call;
-    if (c4->nops > 0 && (c4->seq_late || (!c4->has_seq && !sessionless_first(c4->op[0])))) {
+    if (c4->nops > 0 && (c4->seq_late || (!c4->has_seq && !sessionless_first(ns_txn_op(t, 0))))) {
         struct sess_key k;
         memset(&k, 0, sizeof k);
         if (c4->seq_late || c4->has_seq) {
@@ -146,8 +146,10 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     touch(m, s, t->call_ts_ns);
     s->v.calls++;
-    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
-        s->v.ops[c4->op[i] < NS_SESSION_OPS - 1 ? c4->op[i] : NS_SESSION_OPS - 1]++;
+    for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
+        uint32_t op = ns_txn_op(t, i);
+        s->v.ops[op < NS_SESSION_OPS - 1 ? op : NS_SESSION_OPS - 1]++;
+    }
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (sc) {
         sc->calls++;
@@ -180,18 +182,20 @@ void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_u
 }
 
 /* Index of op in the call, or -1. */
-static int op_index(const struct nfs4_call *c4, uint32_t op)
+static int op_index(const struct ns_txn *t, uint32_t op)
 {
-    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
-        if (c4->op[i] == op) return i;
+    for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++)
+        if (ns_txn_op(t, i) == op) return (int)i;
     return -1;
 }
 
 /* Status of the call's operation at index i: its result, or (no result: an
  * earlier operation failed) the COMPOUND status. */
-static uint32_t op_status(const struct nfs4_reply *r4, int i)
+static uint32_t op_status(const struct ns_txn *t, int i)
 {
-    return i >= 0 && i < r4->nres && i < NS_MAX_OPS ? r4->res_status[i] : (r4->status ? r4->status : 10044);
+    uint32_t op, st;
+    if (i >= 0 && ns_txn_res(t, (uint32_t)i, &op, &st)) return st;
+    return t->u.v4.reply.status ? t->u.v4.reply.status : 10044;
 }
 
 static bool same_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
@@ -373,7 +377,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
     if (c4->setup.has_create_session) on_create_session(m, t, c);
     if (c4->setup.has_bind_conn) on_bind_conn(m, t, c);
     struct sess *s = c4->has_seq ? sess_find(m, c4->seq.sessionid) : NULL;
-    if (c4->setup.has_destroy_session && op_status(r4, op_index(c4, NFS4_OP_DESTROY_SESSION)) == SST_OK) {
+    if (c4->setup.has_destroy_session && op_status(t, op_index(t, NFS4_OP_DESTROY_SESSION)) == SST_OK) {
         struct sess *d = sess_find(m, c4->setup.destroy_session_id);
         if (d) {
             d->v.destroyed = true;
@@ -401,7 +405,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
         if (c4->setup.has_reclaim_complete && s->v.has_client) {
             struct sess_client *cl = sess_client_find(m, s->v.clientid);
             if (cl)
-                grace_on_reclaim_complete(m, cl, op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
+                grace_on_reclaim_complete(m, cl, op_status(t, op_index(t, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
                                           t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
     }
