@@ -24,6 +24,7 @@ static const struct {
     [SF_REPLAY] = {"REPLAY", NS_SEV_INFO, "RFC 8881 2.10.6.2"},
     [SF_FALSE_RETRY] = {"FALSE_RETRY", NS_SEV_ERROR, "RFC 8881 2.10.6.2"},
     [SF_SEQPOS] = {"SEQUENCE_POS", NS_SEV_ERROR, "RFC 8881 2.10.6.4, 18.46.3"},
+    [SF_DEAD_USE] = {"DEAD_SESSION_USE", NS_SEV_ERROR, "RFC 8881 2.10.13, 18.46.3"},
 };
 
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)
@@ -96,6 +97,12 @@ void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct ses
         if (s && s->v.has_client) { f->has_client = true; f->clientid = s->v.clientid; }
     }
     if (k->has_client) { f->has_client = true; f->clientid = k->clientid; }
+}
+
+struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k)
+{
+    struct keyed *e = keyed_find(m, (uint8_t)kind, k);
+    return e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
 }
 
 struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
@@ -388,7 +395,7 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
                              f->count, f->count == 1 ? " has" : "s have");
         break;
-    default: /* SLOT_LIMITED: written by sf_slot_limited */
+    default: /* SLOT_LIMITED: written by sf_slot_limited; DEAD_SESSION_USE by session_dead.c */
         if (b != f->message) memcpy(b, f->message, n);
         return;
     }

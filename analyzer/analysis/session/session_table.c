@@ -96,6 +96,11 @@ static struct ns_session_conn *use_conn(struct sess *s, const struct ns_conn *c,
     return sc;
 }
 
+struct ns_session_conn *sess_use_conn(struct sess *s, const struct ns_conn *c, uint32_t conn_id)
+{
+    return use_conn(s, c, conn_id);
+}
+
 /* s was seen at ts (and may change now: settle it next time). */
 static void touch(struct sess_model *m, struct sess *s, int64_t ts)
 {
@@ -103,6 +108,8 @@ static void touch(struct sess_model *m, struct sess *s, int64_t ts)
     if (ts > s->v.last_ts_ns) s->v.last_ts_ns = ts;
     if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
 }
+
+void sess_touch(struct sess_model *m, struct sess *s, int64_t ts) { touch(m, s, ts); }
 
 void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
 
@@ -376,8 +383,10 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
     if (c4->setup.has_exchange_id) on_exchange_id(m, t, c);
     if (c4->setup.has_create_session) on_create_session(m, t, c);
     if (c4->setup.has_bind_conn) on_bind_conn(m, t, c);
+    dead_on_reply(m, t, c); /* may add a session (and evict one): before any lookup */
     struct sess *s = c4->has_seq ? sess_find(m, c4->seq.sessionid) : NULL;
-    if (c4->setup.has_destroy_session && op_status(t, op_index(t, NFS4_OP_DESTROY_SESSION)) == SST_OK) {
+    bool d_ok = c4->setup.has_destroy_session && op_status(t, op_index(t, NFS4_OP_DESTROY_SESSION)) == SST_OK;
+    if (d_ok) {
         struct sess *d = sess_find(m, c4->setup.destroy_session_id);
         if (d) {
             d->v.destroyed = true;
@@ -385,6 +394,8 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
             touch(m, d, t->reply_ts_ns);
         }
     }
+    if (d_ok) dead_on_destroy(m, sess_find(m, c4->setup.destroy_session_id), t);
+    if (c4->setup.has_create_session && r4->setup.has_create_session) dead_on_create_session(m, t, c);
     if (s) {
         touch(m, s, t->reply_ts_ns);
         s->v.replies++;
