@@ -87,7 +87,12 @@ static void used_after_dead(struct sess_model *m, struct sess *s, const struct n
 {
     struct ns_session_view *v = &s->v;
     v->calls_after_dead++;
-    if (!v->after_dead_first_frame) v->after_dead_first_frame = t->call_frame;
+    if (!v->after_dead_first_frame) {
+        v->after_dead_first_frame = t->call_frame;
+        s->after_first.reply_frame = t->reply_frame;
+        s->after_first.ts = t->call_ts_ns;
+        s->after_first.conn = t->conn_id;
+    }
     v->after_dead_last_frame = t->call_frame;
     if (v->calls_after_dead < DEAD_USE_MIN) return;
     struct sess_key k = sess_key_of(s);
@@ -95,9 +100,12 @@ static void used_after_dead(struct sess_model *m, struct sess *s, const struct n
     struct keyed *e = sf_fold(m, SF_DEAD_USE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
     struct ns_finding *f = sf_finding(m, SF_DEAD_USE, &k);
     if (!e || !f) return;
-    if (fresh) { /* raised now: its evidence from the start */
+    if (fresh) { /* raised now: its evidence from the start (the death, the first call after it) */
         finding_add_frame(f, v->dead_frame);
         finding_add_frame(f, v->after_dead_first_frame);
+        finding_add_frame(f, s->after_first.reply_frame);
+        finding_add_conn(f, s->after_first.conn);
+        if (s->after_first.ts < f->first_ts_ns) f->first_ts_ns = s->after_first.ts;
     }
     finding_add_frame(f, t->reply_frame);
     dead_refresh(m, s, t->call_frame);

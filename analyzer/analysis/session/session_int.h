@@ -69,6 +69,11 @@ struct sess {
     struct ns_addr first_caddr, first_saddr;
     bool served;                /* a call naming it was answered other than NFS4ERR_BADSESSION */
     int64_t dead_ts;            /* time of v.dead_frame */
+    struct {                    /* the first call after the death, for the finding raised later */
+        uint64_t reply_frame;
+        int64_t ts;
+        uint32_t conn;
+    } after_first;
 };
 
 struct sess_client {
