@@ -184,8 +184,30 @@ static void test_memcap(void)
     env_free(&e);
 }
 
+/* The client is named by its address: IPv6 as RFC 5952 writes it. */
+static void test_ipv6_client(void)
+{
+    struct env e;
+    env_init(&e, NULL);
+    struct ns_addr *a = &e.conns[2].client.addr;
+    memset(a, 0, sizeof *a);
+    a->family = 6;
+    a->a[0] = 0xfd; a->a[1] = 0x77; a->a[5] = 0x01; a->a[15] = 0x01; /* fd77:0:1::1 */
+    struct ns_txn t;
+    for (unsigned i = 0; i < 3; i++) {
+        seq_call(&t, 1 + 2 * i, (1 + 2 * i) * MS, 3, 9, 1 + i);
+        reply(&t, 2 + 2 * i, (2 + 2 * i) * MS, BADSESSION);
+        run(&e, &t);
+    }
+    unsigned n;
+    const struct ns_finding *f = finding(&e, "DEAD_SESSION_USE", &n);
+    CHECK(f && f->count == 2 && strstr(f->message, "Client fd77:0:1::1 kept using") != NULL);
+    env_free(&e);
+}
+
 int main(void)
 {
+    test_ipv6_client();
     test_never_created();
     test_in_flight_not_counted();
     test_destroyed_then_used();

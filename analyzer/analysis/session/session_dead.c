@@ -8,7 +8,6 @@
  * session, first sent after the client had the reply that showed it dead
  * (calls already in flight then do not count; one late call can be an RPC
  * already queued in the transport, two are a client that did not stop). */
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -24,9 +23,33 @@ static const uint8_t *named_session(const struct nfs4_call *c4)
     return NULL;
 }
 
+/* The address as people write it (RFC 5952 for IPv6: longest zero run of
+ * two groups or more as "::"); the core has no inet_ntop (no libc I/O). */
 static void addr_text(const struct ns_addr *a, char *b, size_t n)
 {
-    if (!inet_ntop(a->family == 6 ? AF_INET6 : AF_INET, a->a, b, (socklen_t)n)) snprintf(b, n, "?");
+    if (a->family != 6) {
+        snprintf(b, n, "%u.%u.%u.%u", a->a[0], a->a[1], a->a[2], a->a[3]);
+        return;
+    }
+    unsigned g[8];
+    int best = -1, blen = 1;
+    for (int i = 0; i < 8; i++) g[i] = (unsigned)a->a[2 * i] << 8 | a->a[2 * i + 1];
+    for (int i = 0; i < 8; i++) {
+        int j = i;
+        while (j < 8 && g[j] == 0) j++;
+        if (j - i > blen) { best = i; blen = j - i; }
+        if (j > i) i = j;
+    }
+    size_t o = 0;
+    for (int i = 0; i < 8 && o < n; i++) {
+        if (i == best) {
+            o += (size_t)snprintf(b + o, n - o, "::");
+            i += blen - 1;
+            continue;
+        }
+        o += (size_t)snprintf(b + o, n - o, "%s%x", o && b[o - 1] != ':' ? ":" : "", g[i]);
+    }
+    if (o == 0 && n) b[0] = 0;
 }
 
 /* The finding's text as of now (NS_FINDING_MSG_MAX bytes), and its severity:
@@ -34,7 +57,7 @@ static void addr_text(const struct ns_addr *a, char *b, size_t n)
 static void dead_message(const struct sess *s, char *b, uint8_t *sev)
 {
     const struct ns_session_view *v = &s->v;
-    char sid[2 * NS_SESSIONID_LEN + 1], who[64], client[INET6_ADDRSTRLEN] = "?";
+    char sid[2 * NS_SESSIONID_LEN + 1], who[80], client[48] = "?";
     for (int i = 0; i < NS_SESSIONID_LEN; i++) snprintf(sid + 2 * i, 3, "%02x", v->sessionid[i]);
     if (s->has_first) addr_text(&s->first_caddr, client, sizeof client);
     if (v->has_client) snprintf(who, sizeof who, "%s (client ID %016" PRIx64 ")", client, v->clientid);
