@@ -57,7 +57,7 @@ static void addr_text(const struct ns_addr *a, char *b, size_t n)
 static void dead_message(const struct sess *s, char *b, uint8_t *sev)
 {
     const struct ns_session_view *v = &s->v;
-    char sid[2 * NS_SESSIONID_LEN + 1], who[80], client[48] = "?";
+    char sid[2 * NS_SESSIONID_LEN + 1], who[112], client[48] = "?";
     for (int i = 0; i < NS_SESSIONID_LEN; i++) snprintf(sid + 2 * i, 3, "%02x", v->sessionid[i]);
     if (s->has_first) addr_text(&s->first_caddr, client, sizeof client);
     if (v->has_client) snprintf(who, sizeof who, "%s (client ID %016" PRIx64 ")", client, v->clientid);
