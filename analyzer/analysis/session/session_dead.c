@@ -131,7 +131,15 @@ static void used_after_dead(struct sess_model *m, struct sess *s, const struct n
         if (s->after_first.ts < f->first_ts_ns) f->first_ts_ns = s->after_first.ts;
     }
     finding_add_frame(f, t->reply_frame);
-    dead_refresh(m, s, t->call_frame);
+    dead_refresh(m, s, t->call_frame); /* message first: then each frame is told with it */
+    f = sf_finding(m, SF_DEAD_USE, &k);
+    if (!f) return;
+    if (fresh) {
+        findings_touch(m->fs, f, v->dead_frame);
+        findings_touch(m->fs, f, v->after_dead_first_frame);
+        findings_touch(m->fs, f, s->after_first.reply_frame);
+    }
+    findings_touch(m->fs, f, t->reply_frame);
 }
 
 void dead_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
@@ -193,6 +201,6 @@ void dead_on_create_session(struct sess_model *m, const struct ns_txn *t, const 
         if (!same) continue;
         v->recovered_frame = t->reply_frame;
         if (memcmp(v->sessionid, created, NS_SESSIONID_LEN) == 0) v->dead = NS_SESS_ALIVE; /* the same ID again */
-        dead_refresh(m, s, t->reply_frame);
+        dead_refresh(m, s, 0); /* a message and severity change, not an occurrence */
     }
 }
