@@ -205,8 +205,32 @@ static void test_ipv6_client(void)
     env_free(&e);
 }
 
+/* A CREATE_SESSION looks at the last DEAD_WAIT_MAX dead sessions only (not
+ * every session: hostile captures): the oldest waiting one is dropped,
+ * counted, and not marked recovered. */
+static void test_recovery_watch_bounded(void)
+{
+    struct env e;
+    env_init(&e, NULL);
+    struct ns_txn t;
+    for (unsigned i = 0; i <= DEAD_WAIT_MAX; i++) {
+        bind_conn(&t, 1 + 2 * i, (int64_t)(1 + 2 * i) * MS, 1, 100 + i);
+        reply(&t, 2 + 2 * i, (int64_t)(2 + 2 * i) * MS, BADSESSION);
+        run(&e, &t);
+    }
+    CHECK_EQ_U(sess_stats(e.m)->rules_dropped, 1);
+    mount(&e, 1000, 1000 * MS, 1, 0x33, 99, 0, 16, 16); /* CREATE_SESSION reply: frame 1003 */
+    const struct ns_session_view *first = view(&e, 100), *second = view(&e, 101), *last = view(&e, 100 + DEAD_WAIT_MAX);
+    CHECK(first && first->dead == NS_SESS_BADSESSION && first->recovered_frame == 0);
+    CHECK(second && second->recovered_frame == 1003);
+    CHECK(last && last->recovered_frame == 1003);
+    CHECK_EQ_U(e.m->ndead_wait, 0);
+    env_free(&e);
+}
+
 int main(void)
 {
+    test_recovery_watch_bounded();
     test_ipv6_client();
     test_never_created();
     test_in_flight_not_counted();

@@ -13,6 +13,8 @@
 
 #include "session_int.h"
 
+static void dead_watch(struct sess_model *m, const struct sess *s);
+
 /* The session a COMPOUND names: SEQUENCE's, else BIND_CONN_TO_SESSION's,
  * else DESTROY_SESSION's (NULL: none). */
 static const uint8_t *named_session(const struct nfs4_call *c4)
@@ -167,17 +169,30 @@ void dead_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns
         v->dead_frame = t->reply_frame;
         v->recovered_frame = 0;
         s->dead_ts = t->reply_ts_ns;
+        dead_watch(m, s);
     }
+}
+
+/* s just died: watch for its client's CREATE_SESSION (the oldest watched
+ * dropped when full: its recovery goes unseen, counted as a rule dropped). */
+static void dead_watch(struct sess_model *m, const struct sess *s)
+{
+    if (m->ndead_wait == DEAD_WAIT_MAX) {
+        memmove(m->dead_wait[0], m->dead_wait[1], (DEAD_WAIT_MAX - 1) * sizeof m->dead_wait[0]);
+        m->ndead_wait--;
+        m->st.rules_dropped++;
+    }
+    memcpy(m->dead_wait[m->ndead_wait++], s->v.sessionid, NS_SESSIONID_LEN);
 }
 
 void dead_on_destroy(struct sess_model *m, struct sess *s, const struct ns_txn *t)
 {
-    (void)m;
     if (!s || s->v.dead != NS_SESS_ALIVE) return;
     s->v.dead = NS_SESS_DESTROYED;
     s->v.dead_frame = t->reply_frame;
     s->v.recovered_frame = 0;
     s->dead_ts = t->reply_ts_ns;
+    dead_watch(m, s);
 }
 
 static bool same_addr(const struct ns_addr *a, const struct ns_addr *b)
@@ -189,18 +204,23 @@ void dead_on_create_session(struct sess_model *m, const struct ns_txn *t, const 
 {
     uint64_t clientid = t->u.v4.call.setup.create_session.clientid;
     const uint8_t *created = t->u.v4.reply.setup.create_session.sessionid;
-    for (size_t i = 0; i < sess_nsessions(m); i++) {
-        struct sess *s = sess_at(m, i);
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < m->ndead_wait; i++) {
+        struct sess *s = sess_find(m, m->dead_wait[i]);
+        if (!s) continue; /* evicted */
         struct ns_session_view *v = &s->v;
-        if (v->dead == NS_SESS_ALIVE || v->recovered_frame || t->reply_ts_ns <= s->dead_ts) continue;
         /* the same client: its client ID, or (after a server restart the
          * client gets a new one from EXCHANGE_ID) its address */
-        bool same = memcmp(v->sessionid, created, NS_SESSIONID_LEN) == 0 ||
-                    (v->has_client && v->clientid == clientid) ||
+        bool same_id = memcmp(v->sessionid, created, NS_SESSIONID_LEN) == 0;
+        bool same = same_id || (v->has_client && v->clientid == clientid) ||
                     (c && s->has_first && same_addr(&s->first_caddr, &c->client.addr));
-        if (!same) continue;
+        if (v->dead == NS_SESS_ALIVE || v->recovered_frame || t->reply_ts_ns <= s->dead_ts || !same) {
+            if (v->dead != NS_SESS_ALIVE && !v->recovered_frame) memmove(m->dead_wait[keep++], m->dead_wait[i], NS_SESSIONID_LEN);
+            continue;
+        }
         v->recovered_frame = t->reply_frame;
-        if (memcmp(v->sessionid, created, NS_SESSIONID_LEN) == 0) v->dead = NS_SESS_ALIVE; /* the same ID again */
+        if (same_id) v->dead = NS_SESS_ALIVE; /* the same ID again */
         dead_refresh(m, s, 0); /* a message and severity change, not an occurrence */
     }
+    m->ndead_wait = keep;
 }

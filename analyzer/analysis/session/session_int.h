@@ -22,6 +22,7 @@ enum {
 #define SESS_FILES_MAX 4096
 #define SESS_FILES_HASH (2 * SESS_FILES_MAX)
 #define CREATE_SESSION4_FLAG_CONN_BACK_CHAN 0x2u
+#define DEAD_WAIT_MAX 64 /* dead sessions whose recovery is watched (the oldest dropped, counted) */
 
 /* Why a call was (or would be) refused with NFS4ERR_SEQ_MISORDERED, from the
  * slot table at the time the call was sent. */
@@ -163,6 +164,10 @@ struct sess_model {
     size_t files_view_n;        /* entries of files_view (taken from the memory cap) */
     struct ns_session_stats st;
     struct analysis_amend amend;
+    /* dead sessions waiting for their client's CREATE_SESSION (session_dead.c):
+     * a CREATE_SESSION looks at these only, not at every session */
+    uint8_t dead_wait[DEAD_WAIT_MAX][NS_SESSIONID_LEN];
+    uint32_t ndead_wait;
 };
 
 /* session_store.c: the session and client tables */
