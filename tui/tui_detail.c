@@ -25,6 +25,13 @@ void view_detail(struct tui *t, int y, int h)
     snprintf(line, sizeof line, "Session %s  client %s  server %s%s%s", sid, cl, sv, s->destroyed ? "  destroyed" : "",
              s->mid_capture ? "  (picked up mid-capture)" : "");
     y = put(y, w, A_BOLD, line);
+    const char *dead = ns_session_state_phrase(s);
+    if (dead) {
+        snprintf(line, sizeof line, "%s  BADSESSION replies %llu  calls after %llu  %s", dead,
+                 (unsigned long long)s->badsession_replies, (unsigned long long)s->calls_after_dead,
+                 s->recovered_frame ? "recovered (CREATE_SESSION)" : "not recovered");
+        y = put(y, w, term_sev_attr(s->recovered_frame ? NS_SEV_WARNING : NS_SEV_ERROR), line);
+    }
     const struct ns_client_view *c = s->has_client ? ns_analyzer_client_by_id(t->a, s->clientid) : NULL;
     snprintf(line, sizeof line, "calls %llu  errors %llu  outstanding %u (max %u)  saturated %.0f%% of the time  %s",
              (unsigned long long)s->calls, (unsigned long long)s->errors, s->outstanding, s->max_outstanding,

@@ -330,10 +330,13 @@ static void count(struct filter *f, const struct ns_txn *t)
     }
     if (t->gss_service == NS_GSS_SVC_PRIVACY) st->rpc_gss_privacy++;
     st->txns++;
+    if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) { /* lists cut: per message, as the decoder counts */
+        st->nfs4_ops_cut += (t->call_frame && t->u.v4.call.ops_cut) + (t->reply_frame && t->u.v4.reply.res_cut);
+    }
     if (t->call_frame && (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB)) {
-        const struct nfs4_call *c = &t->u.v4.call;
-        for (uint16_t i = 0; i < c->nops; i++) {
-            struct ns_op_stats *o = op(f, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(c->op[i]) : NS_OPKEY_CB(c->op[i]));
+        for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
+            uint32_t code = ns_txn_op(t, i);
+            struct ns_op_stats *o = op(f, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(code) : NS_OPKEY_CB(code));
             if (o) o->in_compounds++;
         }
     }

@@ -198,6 +198,7 @@ static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
     kv_u(o, "messages_truncated", st->decode_truncated, true);
     kv_u(o, "messages_invalid", st->decode_invalid, true);
     kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
+    kv_u(o, "nfs4_ops_cut", st->nfs4_ops_cut, true);
     kv_u(o, "ip_fragments", st->ip_fragments, true);
     kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
     kv_u(o, "ip_datagrams_first_fragment_only", first_only, true);
@@ -210,6 +211,7 @@ static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
     kv_u(o, "flows", st->evicted_flows, false);
     kv_u(o, "pending_calls", st->evicted_pending_calls, true);
     kv_u(o, "reassembly_bytes", st->evicted_ooo_bytes, true);
+    kv_u(o, "op_list_blocks", st->nfs4_ops_refused, true);
     kv_u(o, "ip_fragments", st->evicted_fragments, true);
     kv_u(o, "connection_messages", st->evicted_conn_messages, true);
     kv_u(o, "op_counters", st->evicted_op_stats, true);

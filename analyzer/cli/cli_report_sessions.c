@@ -61,6 +61,24 @@ static void chan_text(FILE *o, const char *name, const struct ns_session_view *s
     fputc('\n', o);
 }
 
+/* A session the server does not know or that was destroyed, and its use after. */
+static void dead_text(FILE *o, const struct ns_session_view *s)
+{
+    const char *st = ns_session_state_phrase(s);
+    if (!st && !s->badsession_replies) return;
+    fprintf(o, "    %s", st ? st : "NFS4ERR_BADSESSION");
+    if (s->badsession_replies)
+        fprintf(o, "  NFS4ERR_BADSESSION replies %" PRIu64 " (frames %" PRIu64 " to %" PRIu64 ")", s->badsession_replies,
+                s->badsession_first_frame, s->badsession_last_frame);
+    if (s->dead) fprintf(o, "  dead at frame %" PRIu64, s->dead_frame);
+    if (s->calls_after_dead)
+        fprintf(o, "  calls sent after that %" PRIu64 " (frames %" PRIu64 " to %" PRIu64 ")", s->calls_after_dead,
+                s->after_dead_first_frame, s->after_dead_last_frame);
+    if (s->recovered_frame) fprintf(o, "  recovered: CREATE_SESSION frame %" PRIu64, s->recovered_frame);
+    else if (s->dead) fputs("  no CREATE_SESSION after", o);
+    fputc('\n', o);
+}
+
 void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
 {
     size_t n = ns_analyzer_session_count(a), shown = 0;
@@ -79,6 +97,7 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
         if (s->mid_capture) fputs("  (first seen mid-capture: no CREATE_SESSION)", o);
         if (s->destroyed) fprintf(o, "  destroyed (frame %" PRIu64 ")", s->destroy_frame);
         fputc('\n', o);
+        dead_text(o, s);
         if (s->create_call_frame)
             fprintf(o, "    CREATE_SESSION frames %" PRIu64 "/%" PRIu64 " on %s  csa_sequence %u  flags 0x%x asked, 0x%x granted\n",
                     s->create_call_frame, s->create_reply_frame, ns_conn_name(s->create_conn, id, sizeof id),
@@ -241,6 +260,28 @@ static void clients_json(FILE *o, const ns_analyzer *a, const struct filter *flt
     fputc(']', o);
 }
 
+static void frames_pair(FILE *o, const char *key, uint64_t a, uint64_t b)
+{
+    fprintf(o, ",\"%s\":[", key);
+    if (a) fprintf(o, "%" PRIu64 ",%" PRIu64, a, b);
+    fputc(']', o);
+}
+
+static void dead_json(FILE *o, const struct ns_session_view *s)
+{
+    const char *d = ns_session_dead_name(s->dead);
+    fprintf(o, ",\"never_created\":%s,\"dead\":", s->never_created ? "true" : "false");
+    if (d) json_cstr(o, d); else fputs("null", o);
+    fputs(",\"dead_frame\":", o);
+    if (s->dead_frame) fprintf(o, "%" PRIu64, s->dead_frame); else fputs("null", o);
+    ku(o, "badsession_replies", s->badsession_replies);
+    frames_pair(o, "badsession_frames", s->badsession_first_frame, s->badsession_last_frame);
+    ku(o, "calls_after_dead", s->calls_after_dead);
+    frames_pair(o, "calls_after_dead_frames", s->after_dead_first_frame, s->after_dead_last_frame);
+    fputs(",\"recovered_frame\":", o);
+    if (s->recovered_frame) fprintf(o, "%" PRIu64, s->recovered_frame); else fputs("null", o);
+}
+
 static void session_json(FILE *o, const struct ns_session_view *s)
 {
     fputs("{\"sessionid\":", o);
@@ -248,6 +289,7 @@ static void session_json(FILE *o, const struct ns_session_view *s)
     fputs(",\"clientid\":", o);
     if (s->has_client) fprintf(o, "\"%016" PRIx64 "\"", s->clientid); else fputs("null", o);
     fprintf(o, ",\"mid_capture\":%s,\"destroyed\":%s", s->mid_capture ? "true" : "false", s->destroyed ? "true" : "false");
+    dead_json(o, s);
     fputs(",\"create_session_frames\":[", o);
     if (s->create_call_frame) fprintf(o, "%" PRIu64 ",%" PRIu64, s->create_call_frame, s->create_reply_frame);
     fputs("],\"csa_sequence\":", o);

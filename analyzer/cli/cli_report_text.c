@@ -249,7 +249,8 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
                    st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
                    st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats | st->evicted_conns |
                    st->ip_fragments_incomplete | st->rpc_calls_timed_out | st->rpc_calls_cut_by_end |
-                   st->nfs2_calls | st->udp_not_rpc | st->tcp_syn_ignored | st->tcp_rst_ignored;
+                   st->nfs2_calls | st->udp_not_rpc | st->tcp_syn_ignored | st->tcp_rst_ignored |
+                   st->nfs4_ops_cut | st->nfs4_ops_refused;
     if (!any) { fputs("  nothing\n", o); return; }
     line_if(o, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
     line_if(o, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
@@ -259,6 +260,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     line_if(o, "RPC messages cut short by missing bytes", st->decode_truncated);
     line_if(o, "RPC messages that did not decode", st->decode_invalid);
     line_if(o, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
+    line_if(o, "COMPOUNDs with operations not listed (over 1024, or pool full)", st->nfs4_ops_cut);
     line_if(o, "IP datagrams missing fragments", st->ip_fragments_incomplete);
     line_if(o, "RPC calls cut off by the end of the capture", st->rpc_calls_cut_by_end);
     line_if(o, "NFSv2 calls (not decoded)", st->nfs2_calls);
@@ -266,6 +268,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     line_if(o, "TCP SYNs inside an established stream (ignored)", st->tcp_syn_ignored);
     line_if(o, "TCP RSTs off the expected sequence (ignored)", st->tcp_rst_ignored);
     line_if(o, "evicted: flows (memory cap)", st->evicted_flows);
+    line_if(o, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
     line_if(o, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
     line_if(o, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
     line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);

@@ -13,7 +13,7 @@ static void write_ops(FILE *o, const struct ns_txn *t)
 {
     fputs(",\"ops\":[", o);
     if (ns_txn_is_compound(t) && t->call_frame) {
-        for (uint16_t i = 0; i < t->u.v4.call.nops; i++) {
+        for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
             if (i) fputc(',', o);
             json_cstr(o, ns_txn_op_name(t, i));
         }
@@ -64,6 +64,8 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     fputs(",\"tag\":", o);
     if (v4 && call) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
     write_ops(o, t);
+    bool ops_cut = v4 && ((call && c4->ops_cut) || (reply && r4->res_cut)); /* past NS_MAX_OPS: not all listed */
+    fprintf(o, ",\"ops_cut\":%s", ops_cut ? "true" : "false");
     fprintf(o, ",\"ops_from_reply\":%u", t->ops_from_reply); /* last N ops: call bytes not captured */
     fputs(",\"rpc_status\":", o);
     if (reply) json_cstr(o, ns_rpc_status_name(t->rpc_status)); else fputs("null", o);
@@ -73,9 +75,10 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     fputs(",\"op_status\":", o);
     if (v4 && reply && t->has_status) {
         fputc('[', o);
-        for (uint16_t i = 0; i < r4->nres; i++) {
+        uint32_t op, ost;
+        for (uint32_t i = 0; ns_txn_res(t, i, &op, &ost); i++) {
             if (i) fputc(',', o);
-            json_cstr(o, ns_nfs4_status_name(r4->res_status[i]));
+            json_cstr(o, ns_nfs4_status_name(ost));
         }
         fputc(']', o);
     } else {

@@ -21,12 +21,29 @@ static void note_result(int rc, const struct xdr *x, bool *truncated, bool *unde
     }
 }
 
-void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc)
+struct nfs_ops_ctx {
+    struct nfs4_ops_pool *pool;
+    struct ns_txn *t;
+    struct ns_stats *st;
+};
+
+static struct ns_ops_more *more_for(void *ctx)
+{
+    struct nfs_ops_ctx *c = ctx;
+    struct ns_ops_more *b = c->pool ? nfs4_ops_pool_get(c->pool, c->t) : NULL;
+    if (!b && c->pool) c->st->nfs4_ops_refused++;
+    return b;
+}
+
+void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc,
+                     struct nfs4_ops_pool *pool)
 {
     int rc = 0;
+    struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc};
     if (t->backchannel) {
         t->kind = NS_TXN_NFS4_CB;
-        if (t->proc == 1) rc = nfs4_decode_cb_compound_call(x, &t->u.v4.call);
+        if (t->proc == 1) rc = nfs4_decode_cb_compound_call(x, &t->u.v4.call, &room);
     } else if (t->prog == PROG_NFS && t->vers == 3) {
         t->kind = NS_TXN_NFS3;
         rc = nfs3_decode_call(x, t->proc, &t->u.v3.call);
@@ -34,7 +51,7 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struc
     } else if (t->prog == PROG_NFS && t->vers == 4) {
         t->kind = NS_TXN_NFS4;
         if (t->proc == 1) {
-            rc = nfs4_decode_compound_call(x, &t->u.v4.call);
+            rc = nfs4_decode_compound_call(x, &t->u.v4.call, &room);
             if (rc == 0 || t->u.v4.call.nops_wire || xdr_ok(x))
                 st->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
         }
@@ -47,9 +64,10 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struc
     }
     note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
     if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {
-        const struct nfs4_call *c = &t->u.v4.call;
-        for (uint16_t i = 0; i < c->nops; i++) {
-            struct ns_op_stats *o = stats_op(st, mc, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(c->op[i]) : NS_OPKEY_CB(c->op[i]));
+        if (t->u.v4.call.ops_cut) st->nfs4_ops_cut++;
+        for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
+            uint32_t op = ns_txn_op(t, i);
+            struct ns_op_stats *o = stats_op(st, mc, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(op) : NS_OPKEY_CB(op));
             if (o) o->in_compounds++;
         }
     }
@@ -63,9 +81,11 @@ static bool peek_status(struct xdr *x, uint32_t *status)
     return xdr_ok(&y);
 }
 
-void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
+void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct nfs4_ops_pool *pool)
 {
     int rc = 0;
+    struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc};
     switch (t->kind) {
     case NS_TXN_NFS3:
         if (t->proc != 0) t->has_status = peek_status(x, &t->status);
@@ -74,13 +94,13 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
     case NS_TXN_NFS4:
         if (t->proc == 1) {
             t->has_status = peek_status(x, &t->status);
-            rc = nfs4_decode_compound_reply(x, &t->u.v4.reply);
+            rc = nfs4_decode_compound_reply(x, &t->u.v4.reply, &room);
         }
         break;
     case NS_TXN_NFS4_CB:
         if (t->proc == 1) {
             t->has_status = peek_status(x, &t->status);
-            rc = nfs4_decode_cb_compound_reply(x, &t->u.v4.reply);
+            rc = nfs4_decode_cb_compound_reply(x, &t->u.v4.reply, &room);
         }
         break;
     case NS_TXN_MOUNT: {
@@ -93,16 +113,18 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st)
         break;
     }
     note_result(rc, x, &t->reply_truncated, &t->reply_undecoded, st);
+    if ((t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) && t->u.v4.reply.res_cut) st->nfs4_ops_cut++;
 }
 
 /* The operation a COMPOUND is about: the first that is not bookkeeping
  * (SEQUENCE, PUTFH and friends, GETFH, SAVEFH/RESTOREFH, GETATTR), else its
  * first GETATTR, else its first operation. */
-static uint32_t main_op(const uint16_t *ops, uint16_t n, bool cb)
+static uint32_t main_op(const struct ns_txn *t, bool cb)
 {
-    int getattr = -1;
-    for (uint16_t i = 0; i < n; i++) {
-        uint16_t op = ops[i];
+    int64_t getattr = -1;
+    uint32_t n = ns_txn_nops(t);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = ns_txn_op(t, i);
         if (cb) {
             if (op != 11) return op; /* CB_SEQUENCE */
             continue;
@@ -117,8 +139,8 @@ static uint32_t main_op(const uint16_t *ops, uint16_t n, bool cb)
             return op;
         }
     }
-    if (getattr >= 0) return ops[getattr];
-    return n ? ops[0] : UINT32_MAX;
+    if (getattr >= 0) return ns_txn_op(t, (uint32_t)getattr);
+    return n ? ns_txn_op(t, 0) : UINT32_MAX;
 }
 
 uint32_t nfs_txn_opkey(const struct ns_txn *t)
@@ -129,13 +151,13 @@ uint32_t nfs_txn_opkey(const struct ns_txn *t)
     case NS_TXN_NFS4:
         if (t->proc == 0) return NS_OPKEY_V4NULL;
         {
-            uint32_t op = main_op(t->u.v4.call.op, t->u.v4.call.nops, false);
+            uint32_t op = main_op(t, false);
             return op == UINT32_MAX ? UINT32_MAX : NS_OPKEY_V4(op);
         }
     case NS_TXN_NFS4_CB:
         if (t->proc == 0) return NS_OPKEY_CBNULL;
         {
-            uint32_t op = main_op(t->u.v4.call.op, t->u.v4.call.nops, true);
+            uint32_t op = main_op(t, true);
             return op == UINT32_MAX ? UINT32_MAX : NS_OPKEY_CB(op);
         }
     default:

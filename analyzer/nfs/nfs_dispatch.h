@@ -2,15 +2,18 @@
 #ifndef NFSSCOPE_NFS_DISPATCH_H
 #define NFSSCOPE_NFS_DISPATCH_H
 #include "memcap.h"
+#include "nfs4_ops_pool.h"
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
 #include "xdr.h"
 
 /* x is at the procedure arguments. Sets kind, decoded fields, truncation. */
 /* mc: the memory cap the per-operation counters are taken from (NULL: none). */
-void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc);
+/* pool: where COMPOUND operations past NS_OPS_INLINE go (NULL: cut there). */
+void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc,
+                     struct nfs4_ops_pool *pool);
 /* x is at the results of an accepted, successful reply. */
-void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st);
+void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct nfs4_ops_pool *pool);
 /* The operation key the transaction is counted under (see stats.h). */
 uint32_t nfs_txn_opkey(const struct ns_txn *t);
 

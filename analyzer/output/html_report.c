@@ -205,7 +205,7 @@ static void sec_sessions(struct page *p)
     FILE *f = p->f;
     size_t n = ns_analyzer_session_count(p->a);
     static const char *const h[] = {"session", "client ID", "slots asked", "slots granted (now)", "max outstanding",
-                                    "saturated", "calls", "errors", "connections", NULL};
+                                    "saturated", "calls", "errors", "connections", "state", NULL};
     th_row(f, h);
     for (size_t i = 0; i < n && i < HTML_TABLE_ROWS; i++) {
         const struct ns_session_view *v = ns_analyzer_session(p->a, i);
@@ -228,7 +228,10 @@ static void sec_sessions(struct page *p)
             fprintf(f, "%s%s (%s)", k ? ", " : "", ns_conn_name(v->conns[k].conn_id, name, sizeof name),
                     ns_channels_name(v->conns[k].fore, v->conns[k].back));
         }
-        fputs("</td></tr>\n", f);
+        fputs("</td>", f);
+        const char *state = ns_session_state_phrase(v); /* never created, lost, destroyed */
+        td_s(f, state ? state : "-");
+        fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
     more(f, n);
@@ -369,6 +372,8 @@ static void sec_not_analysed(struct page *p)
     any += row_if(f, "RPC messages cut short by missing bytes", st->decode_truncated);
     any += row_if(f, "RPC messages that did not decode", st->decode_invalid);
     any += row_if(f, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
+    any += row_if(f, "COMPOUNDs with operations not listed (over 1024, or pool full)", st->nfs4_ops_cut);
+    any += row_if(f, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
     any += row_if(f, "IP datagrams missing fragments", st->ip_fragments_incomplete);
     any += row_if(f, "calls given up unanswered (call timeout)", st->rpc_calls_timed_out);
     any += row_if(f, "evicted: flows (memory cap)", st->evicted_flows);

@@ -198,12 +198,13 @@ static int findings(FILE *f, ns_analyzer *a)
     return 0;
 }
 
-/* Sessions labelled: live ones first, then the most recently active, then by id. */
+/* Sessions labelled: live ones first (not destroyed nor refused with NFS4ERR_BADSESSION), then the most recently active, then by id. */
 static int sess_cmp(const void *x, const void *y)
 {
     const struct ns_session_view *a = *(const struct ns_session_view *const *)x,
                                  *b = *(const struct ns_session_view *const *)y;
-    if (a->destroyed != b->destroyed) return a->destroyed ? 1 : -1;
+    bool ad = a->destroyed || a->dead != NS_SESS_ALIVE, bd = b->destroyed || b->dead != NS_SESS_ALIVE;
+    if (ad != bd) return ad ? 1 : -1; /* dead: destroyed, or unknown to the server */
     if (a->last_ts_ns != b->last_ts_ns) return a->last_ts_ns > b->last_ts_ns ? -1 : 1;
     return memcmp(a->sessionid, b->sessionid, NS_SESSIONID_LEN);
 }

@@ -9,6 +9,7 @@
 #define PROG_NFS 100003
 #define PROG_MOUNT 100005
 
+/* room NULL: a trial keeps no operation past the inline ones, but walks them all */
 union scratch {
     struct nfs3_call c3;
     struct nfs3_reply r3;
@@ -22,11 +23,11 @@ bool rpc_skip_call_ok(struct xdr *x, bool backchannel, uint32_t prog, uint32_t v
 {
     union scratch s;
     if (backchannel) {
-        if (proc == 1) nfs4_decode_cb_compound_call(x, &s.c4);
+        if (proc == 1) nfs4_decode_cb_compound_call(x, &s.c4, NULL);
     } else if (prog == PROG_NFS && vers == 3) {
         nfs3_decode_call(x, proc, &s.c3);
     } else if (prog == PROG_NFS && vers == 4) {
-        if (proc == 1) nfs4_decode_compound_call(x, &s.c4);
+        if (proc == 1) nfs4_decode_compound_call(x, &s.c4, NULL);
     } else if (prog == PROG_MOUNT) {
         mount_decode_call(x, vers, proc, &s.cm);
     }
@@ -41,10 +42,10 @@ bool rpc_skip_reply_ok(struct xdr *x, const struct ns_txn *t)
         nfs3_decode_reply(x, t->proc, &s.r3);
         break;
     case NS_TXN_NFS4:
-        if (t->proc == 1) nfs4_decode_compound_reply(x, &s.r4);
+        if (t->proc == 1) nfs4_decode_compound_reply(x, &s.r4, NULL);
         break;
     case NS_TXN_NFS4_CB:
-        if (t->proc == 1) nfs4_decode_cb_compound_reply(x, &s.r4);
+        if (t->proc == 1) nfs4_decode_cb_compound_reply(x, &s.r4, NULL);
         break;
     case NS_TXN_MOUNT:
         mount_decode_reply(x, t->vers, t->proc, &s.rm);

@@ -24,6 +24,7 @@ struct rpc_stage {
     struct rpc_sink sink;
     int64_t call_timeout_ns;
     struct txn_table *txns;
+    struct nfs4_ops_pool *ops_pool; /* COMPOUND operations past NS_OPS_INLINE */
     uint64_t next_txn_id;
     struct conn_table *conns;
     uint64_t conns_over_cap;
@@ -35,6 +36,7 @@ static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
     if (given_up && t->call_frame && !t->reply_frame) r->st->rpc_unmatched_calls++;
     r->st->txns++;
     if (r->sink.on_done) r->sink.on_done(r->sink.ctx, t, given_up);
+    nfs4_ops_pool_release(r->ops_pool, t);
     conn_table_txn_end(r->conns, t->conn_id); /* after the sink: the record lives through it */
 }
 
@@ -49,9 +51,11 @@ struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const st
     r->call_timeout_ns = call_timeout_ns;
     r->txns = txn_table_new(mc, on_txn_done, r);
     r->conns = conn_table_new(mc);
-    if (!r->txns || !r->conns) {
+    r->ops_pool = nfs4_ops_pool_new(mc);
+    if (!r->txns || !r->conns || !r->ops_pool) {
         txn_table_free(r->txns);
         conn_table_free(r->conns);
+        nfs4_ops_pool_free(r->ops_pool);
         free(r);
         return NULL;
     }
@@ -63,6 +67,7 @@ void rpc_stage_free(struct rpc_stage *r)
     if (!r) return;
     txn_table_free(r->txns);
     conn_table_free(r->conns);
+    nfs4_ops_pool_free(r->ops_pool);
     free(r);
 }
 
@@ -199,7 +204,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
         }
     }
     if (h->prog == 100003 && h->vers == 2) r->st->nfs2_calls++; /* NFSv2 is named, not decoded */
-    nfs_decode_call(t, &h->body, r->st, r->mc);
+    nfs_decode_call(t, &h->body, r->st, r->mc, r->ops_pool);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
     tell_call(r, t, c, at);
@@ -266,17 +271,10 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
 /* A COMPOUND whose call was cut before its last operations: the reply's
  * results name them (each result carries its opcode), so ops and op_status
  * stay the same length; ops_from_reply says how many were not seen. */
-static void ops_from_reply(struct ns_txn *t)
+static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 {
     if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
-    struct nfs4_call *c = &t->u.v4.call;
-    const struct nfs4_reply *rp = &t->u.v4.reply;
-    if (t->proc != 1 || !t->call_truncated || c->nops >= rp->nres) return;
-    for (uint16_t i = 0; i < c->nops; i++)
-        if (c->op[i] != rp->resop[i]) return; /* not the same list: leave it */
-    t->ops_from_reply = (uint16_t)(rp->nres - c->nops);
-    for (uint16_t i = c->nops; i < rp->nres; i++) c->op[i] = rp->resop[i];
-    c->nops = rp->nres;
+    if (t->proc == 1 && t->call_truncated) t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
 }
 
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
@@ -316,8 +314,8 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             if (t->gss_proc != RPCSEC_GSS_DATA) decodable = false;
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
-        if (decodable) nfs_decode_reply(t, &h->body, r->st);
-        ops_from_reply(t);
+        if (decodable) nfs_decode_reply(t, &h->body, r->st, r->ops_pool);
+        ops_from_reply(r, t);
     }
     reply_stats(r, t);
     tell_reply(r, t, c, false, orphan, at);

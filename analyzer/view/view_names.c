@@ -36,6 +36,26 @@ const char *ns_bind_method_phrase(uint8_t m)
     }
 }
 
+const char *ns_session_dead_name(uint8_t d)
+{
+    switch (d) {
+    case NS_SESS_ALIVE: return NULL;
+    case NS_SESS_BADSESSION: return "BADSESSION";
+    case NS_SESS_DESTROYED: return "DESTROYED";
+    default: return UNKNOWN;
+    }
+}
+
+const char *ns_session_state_phrase(const struct ns_session_view *s)
+{
+    if (s->never_created) return "never created in the capture: the server answered NFS4ERR_BADSESSION";
+    if (s->dead == NS_SESS_BADSESSION)
+        return s->has_granted ? "lost by the server: NFS4ERR_BADSESSION after CREATE_SESSION (server restart?)"
+                              : "unknown to the server: NFS4ERR_BADSESSION";
+    if (s->dead == NS_SESS_DESTROYED) return "destroyed by DESTROY_SESSION";
+    return NULL;
+}
+
 /* The two fields have different value sets (RFC 8881 18.34.1/18.34.2). */
 const char *ns_chan_dir_name(uint32_t dir, bool requested)
 {

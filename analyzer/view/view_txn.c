@@ -19,7 +19,7 @@ const char *ns_txn_proc_name(const struct ns_txn *t)
 const char *ns_txn_op_name(const struct ns_txn *t, uint16_t i)
 {
     if (!ns_txn_is_compound(t) || i >= t->u.v4.call.nops) return "UNKNOWN";
-    uint32_t op = t->u.v4.call.op[i];
+    uint32_t op = ns_txn_op(t, i);
     return t->kind == NS_TXN_NFS4 ? ns_nfs4_op_name(op) : ns_nfs4_cb_op_name(op);
 }
 

@@ -9,7 +9,8 @@ other kinds, e.g. the UDP ones, are not looked at) and the sessions.  Every
 capture named there must produce exactly those findings (kind, count,
 frames, connections, session, severity) and sessions (id, client ID,
 connections, requested/granted max_requests, highest slot used, max
-outstanding, saturated or not).
+outstanding, saturated or not; NFS4ERR_BADSESSION replies, how it died,
+calls sent after that, the CREATE_SESSION that recovered it).
 
 With --tshark the expectations themselves are re-derived from tshark's
 dissection of each capture (RPC messages, nfs.opcode, nfs.status,
@@ -24,7 +25,7 @@ import subprocess
 import sys
 
 SESSION_KINDS = {"SLOT_LIMITED", "SLOT_TABLE_SHRUNK", "CONN_NOT_BOUND", "SEQ_MISORDERED", "GRACE_STUCK",
-                 "SLOT_SEQ_GAP", "SLOT_ABOVE_GRANTED", "SEQUENCE_POS", "REPLAY", "FALSE_RETRY"} | {
+                 "SLOT_SEQ_GAP", "SLOT_ABOVE_GRANTED", "SEQUENCE_POS", "REPLAY", "FALSE_RETRY", "DEAD_SESSION_USE"} | {
     k + "_STORM" for k in ("CONN_NOT_BOUND", "SEQ_MISORDERED", "BADSESSION", "DEADSESSION", "BADSLOT", "DELAY")}
 STORM_CODES = {"CONN_NOT_BOUND": 10055, "SEQ_MISORDERED": 10063, "BADSESSION": 10052, "DEADSESSION": 10078,
                "BADSLOT": 10053, "DELAY": 10008}
@@ -50,7 +51,9 @@ def got_of(rep):
            "back_requested": s["back_channel"]["requested_max_requests"],
            "back_granted": s["back_channel"]["granted_max_requests"],
            "highest_used": s["slots"]["highest_used"], "max_outstanding": s["slots"]["max_outstanding"],
-           "saturated": s["slots"]["saturated_fraction"] > 0, "mid_capture": s["mid_capture"]}
+           "saturated": s["slots"]["saturated_fraction"] > 0, "mid_capture": s["mid_capture"],
+           "never_created": s["never_created"], "dead": s["dead"], "badsession_replies": s["badsession_replies"],
+           "calls_after_dead": s["calls_after_dead"], "recovered_frame": s["recovered_frame"]}
           for s in rep["sessions"]]
     return {"findings": fs, "sessions": sorted(ss, key=lambda s: s["sessionid"])}
 
@@ -59,7 +62,8 @@ def got_of(rep):
 
 FIELDS = ["frame.number", "frame.time_epoch", "tcp.stream", "rpc.msgtyp", "rpc.xid", "rpc.program",
           "rpc.procedure", "nfs.minorversion", "nfs.opcode", "nfs.status", "nfs.session_id4", "nfs.slotid",
-          "nfs.seqid", "nfs.maxreqs4", "nfs.high_slotid", "nfs.target_high_slotid", "nfs.clientid"]
+          "nfs.seqid", "nfs.maxreqs4", "nfs.high_slotid", "nfs.target_high_slotid", "nfs.clientid", "ip.src",
+          "ipv6.src"]
 
 
 def ints(v):
@@ -120,7 +124,8 @@ def derive(cap, storm_n=20, storm_w=10.0, grace=90.0):
         key = (m["tcp.stream"], m["rpc.xid"])
         if m["rpc.msgtyp"] == "0":
             minor = int(m["nfs.minorversion"] or 0)
-            c = {"frame": frame, "ops": ops, "sid": None, "conn": conn, "minor": minor}
+            c = {"frame": frame, "ops": ops, "sid": None, "conn": conn, "minor": minor, "ts": ts,
+                 "addr": m["ip.src"] or m["ipv6.src"]}
             calls[key] = c
             if minor < 1 or not ops:
                 continue
@@ -136,7 +141,8 @@ def derive(cap, storm_n=20, storm_w=10.0, grace=90.0):
             s = sess.setdefault(sid, {"sessionid": sid, "clientid": None, "connections": set(), "fore_requested": None,
                                       "fore_granted": None, "back_requested": None, "back_granted": None,
                                       "highest_used": None, "max_outstanding": 0, "saturated": False,
-                                      "mid_capture": True, "granted": 0, "hs": None, "target": None})
+                                      "mid_capture": True, "granted": 0, "hs": None, "target": None,
+                                      "addr": c["addr"]})
             s["connections"].add(conn)
             s["highest_used"] = slot if s["highest_used"] is None else max(s["highest_used"], slot)
             hg = s["hs"] if s["hs"] is not None else (s["fore_granted"] - 1 if s["fore_granted"] else None)
@@ -169,6 +175,11 @@ def derive(cap, storm_n=20, storm_w=10.0, grace=90.0):
             s.update(clientid=c["clientid"], fore_requested=c["maxreqs"][0], back_requested=c["maxreqs"][1],
                      fore_granted=got[0], back_granted=got[1], mid_capture=False, granted=got[0])
             s["connections"].add(conn)
+            s.setdefault("addr", c["addr"])
+            for d in sess.values():     # dead sessions of this client (ID, or address after a restart) recovered
+                if d.get("dead") and not d.get("recovered_frame") and ts > d["dead_ts"] and \
+                        (d.get("clientid") == c["clientid"] or d.get("addr") == c["addr"]):
+                    d["recovered_frame"] = frame
             if got[0] < c["maxreqs"][0]:
                 f = fnd("SLOT_LIMITED", sid)
                 f.note(c["frame"], conn)
@@ -184,6 +195,16 @@ def derive(cap, storm_n=20, storm_w=10.0, grace=90.0):
                 if s["target"] is not None and tg[0] < s["target"] and len(inflight[sid]) > tg[0] + 1:
                     fnd("SLOT_TABLE_SHRUNK", sid).note(frame, conn)
                 s["hs"], s["target"], s["granted"] = hs[0], tg[0], hs[0] + 1
+        # NFS4ERR_BADSESSION (COMPOUND status): dead from the first; calls first sent after it counted
+        if s.get("dead") and c["ts"] > s["dead_ts"]:
+            s["calls_after_dead"] = s.get("calls_after_dead", 0) + 1
+            s.setdefault("after", []).append((c["frame"], frame, c["conn"]))
+        if st[0] == 10052:
+            s["badsession_replies"] = s.get("badsession_replies", 0) + 1
+            if not s.get("dead"):
+                s.update(dead="BADSESSION", dead_ts=ts, dead_frame=frame, recovered_frame=None)
+        else:
+            s["served"] = True
         if inflight[sid].get(c["slot"]) == c["frame"]:
             del inflight[sid][c["slot"]]
         codes = set(st)
@@ -215,12 +236,23 @@ def derive(cap, storm_n=20, storm_w=10.0, grace=90.0):
         g = s.get("grace", [])
         if g and g[-1] - g[0] > grace:
             raise SystemExit("%s: GRACE for %.0f s: GRACE_STUCK derivation needs RECLAIM_COMPLETE tracking" % (cap, g[-1] - g[0]))
+    for sid, s in sess.items():          # DEAD_SESSION_USE: 2 or more calls after the death
+        a = s.get("after", [])
+        if len(a) >= 2:
+            f = fnd("DEAD_SESSION_USE", sid)
+            f.sev = "warning" if s.get("recovered_frame") else "error"
+            f.count = len(a)
+            f.frames = [s["dead_frame"], a[0][0]] + [x for c_, r, _ in a[1:] for x in (c_, r)]
+            f.conns = {x[2] for x in a[1:]}
     fs = sorted((f.out() for f in F.values()), key=lambda f: (f["kind"], f["session"] or "", f["client"] or "", f["frames"]))
     ss = []
     for s in sess.values():
         ss.append({k: s.get(k) for k in ("sessionid", "clientid", "fore_requested", "fore_granted", "back_requested",
                                           "back_granted", "highest_used", "max_outstanding", "saturated",
-                                          "mid_capture")})
+                                          "mid_capture", "dead", "recovered_frame")})
+        ss[-1]["badsession_replies"] = s.get("badsession_replies", 0)
+        ss[-1]["calls_after_dead"] = s.get("calls_after_dead", 0)
+        ss[-1]["never_created"] = s["mid_capture"] and not s.get("served") and s.get("badsession_replies", 0) > 0
         ss[-1]["connections"] = ["c%d" % c for c in sorted(s["connections"])]
     return {"findings": fs, "sessions": sorted(ss, key=lambda s: s["sessionid"])}
 

@@ -77,3 +77,12 @@ add_test(NAME e2e.gen.streaming_1mib
                  ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_streaming.py
                  $<TARGET_FILE:nfsscope> ${_gen_out}/bigio_1mib.pcap ${_gen_out}/bigio_1mib.expected.jsonl)
 set_tests_properties(e2e.gen.streaming_1mib PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen")
+
+# e2e.gen.dead_sessions: sessions the server does not know (NFS4ERR_BADSESSION)
+# or destroyed, and DEAD_SESSION_USE, as NAME.meta.json declares them
+# ("dead_sessions", "findings": from the frames the generator wrote).
+add_test(NAME e2e.gen.dead_sessions
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_dead_sessions.py
+                 $<TARGET_FILE:nfsscope> ${_gen_paths})
+set_tests_properties(e2e.gen.dead_sessions PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen;sessions")

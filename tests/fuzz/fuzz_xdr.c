@@ -24,10 +24,10 @@ static void run(uint8_t which, uint32_t proc, struct xdr *x)
     switch (which % 12) {
     case 0: { struct nfs3_call c; nfs3_decode_call(x, proc % 24, &c); break; }
     case 1: { struct nfs3_reply r; nfs3_decode_reply(x, proc % 24, &r); break; }
-    case 2: { struct nfs4_call c; nfs4_decode_compound_call(x, &c); break; }
-    case 3: { struct nfs4_reply r; nfs4_decode_compound_reply(x, &r); break; }
-    case 4: { struct nfs4_call c; nfs4_decode_cb_compound_call(x, &c); break; }
-    case 5: { struct nfs4_reply r; nfs4_decode_cb_compound_reply(x, &r); break; }
+    case 2: { struct nfs4_call c; nfs4_decode_compound_call(x, &c, NULL); break; }
+    case 3: { struct nfs4_reply r; nfs4_decode_compound_reply(x, &r, NULL); break; }
+    case 4: { struct nfs4_call c; nfs4_decode_cb_compound_call(x, &c, NULL); break; }
+    case 5: { struct nfs4_reply r; nfs4_decode_cb_compound_reply(x, &r, NULL); break; }
     case 6: { struct mount3_call c; mount3_decode_call(x, proc % 8, &c); break; }
     case 7: { struct mount3_reply r; mount3_decode_reply(x, proc % 8, &r); break; }
     case 8: case 9: {
@@ -38,8 +38,8 @@ static void run(uint8_t which, uint32_t proc, struct xdr *x)
         t.proc = (proc >> 2) % 24;
         t.backchannel = (proc & 3) == 3;
         if (t.backchannel) t.proc = 1;
-        if (which % 12 == 8) nfs_decode_call(&t, x, &st, NULL);
-        else { t.kind = 0; nfs_decode_reply(&t, x, &st); }
+        if (which % 12 == 8) nfs_decode_call(&t, x, &st, NULL, NULL);
+        else { t.kind = 0; nfs_decode_reply(&t, x, &st, NULL); }
         (void)nfs_txn_opkey(&t);
         break;
     }
@@ -70,10 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 rpc_unwrap_gss(&h2, proc % 4);
                 if (h.msgtype == RPC_CALL) {
                     struct nfs4_call c;
-                    nfs4_decode_compound_call(&h.body, &c);
+                    nfs4_decode_compound_call(&h.body, &c, NULL);
                 } else {
                     struct nfs4_reply r;
-                    nfs4_decode_compound_reply(&h.body, &r);
+                    nfs4_decode_compound_reply(&h.body, &r, NULL);
                 }
             }
             bool is_reply;

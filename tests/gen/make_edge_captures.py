@@ -549,6 +549,155 @@ def nfs4_call_cut_ops(out):
 
 
 @scenario
+def nfs4_compound_94_ops(out):
+    """One NFSv4.0 COMPOUND of 94 operations (PUTROOTFH, then GETATTR and
+    GETFH in turn), as a conformance test sends, all answered NFS4_OK: every
+    operation and every result status is listed (more than the 64 kept
+    inside a transaction; the rest in the overflow pool).  tshark lists the
+    same 94 (e2e.tshark.generated)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5f00)
+    c = TcpConnection(cap, C4, 40050, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    ops, res = [op_putrootfh()], [res_simple("PUTROOTFH")]
+    for i in range(93):
+        if i % 2 == 0:
+            ops.append(op_getattr())
+            res.append(res_getattr(std_attrs(1, 4096, NF4DIR)))
+        else:
+            ops.append(op_getfh())
+            res.append(res_getfh(fh4(1)))
+    call = rpc_call(x(), compound(ops, minor=0), cred=auth_sys())
+    rt.exchange(call, rpc_reply(call, compound_res(res)))
+    c.close()
+    exp.meta["counters"] = {"nfs4_ops_cut": 0}
+    return exp
+
+
+@scenario
+def nfs4_compound_over_limit(out):
+    """A COMPOUND of 1030 operations (PUTROOTFH, then GETFH), over the
+    documented limit of 1024 kept: the first 1024 operations and result
+    statuses are listed, the list is flagged cut (txn log ops_cut; the call
+    and the reply each count once in not_analysed.nfs4_ops_cut).  tshark 4.0
+    stops at its own limit of 128 operations; tshark_diff compares that
+    prefix."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5f80)
+    c = TcpConnection(cap, C4, 40052, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    ops = [op_putrootfh()] + [op_getfh() for _ in range(1029)]
+    res = [res_simple("PUTROOTFH")] + [res_getfh(fh4(1)) for _ in range(1029)]
+    call = rpc_call(x(), compound(ops, minor=0), cred=auth_sys())
+    rep = rpc_reply(call, compound_res(res))
+    call.info["ops"] = call.info["ops"][:1024]            # what is kept
+    rep.info["op_status"] = rep.info["op_status"][:1024]
+    rt.exchange(call, rep)
+    c.close()
+    exp.meta["counters"] = {"nfs4_ops_cut": 2}
+    return exp
+
+
+@scenario
+def nfs4_dead_sessions(out):
+    """Sessions the server does not know, and their use after that (NFSv4.1,
+    three clients, one connection each).
+    c1 (10.77.0.1): SEQUENCE on session X, never created in the capture:
+    NFS4ERR_BADSESSION; then BIND_CONN_TO_SESSION(X) and three more SEQUENCEs
+    on X, all NFS4ERR_BADSESSION, no CREATE_SESSION: DEAD_SESSION_USE (4 calls
+    after the death, error: never recovered).
+    c2 (10.77.1.1): SEQUENCE on Y (never created): NFS4ERR_BADSESSION once,
+    then EXCHANGE_ID and CREATE_SESSION (new session Z) and SEQUENCE on Z: a
+    client that recovers at once: Y listed, no finding.
+    c3 (10.77.2.1): CREATE_SESSION W, SEQUENCE, DESTROY_SESSION(W) answered
+    NFS4_OK, then two SEQUENCEs on W (NFS4ERR_BADSESSION), then CREATE_SESSION
+    V: DEAD_SESSION_USE on W (2 calls after the death, warning: recovered).
+    Expected sessions and findings (meta "dead_sessions", "findings") come
+    from the frames the generator wrote; e2e.gen.dead_sessions checks them."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x7100)
+    cred = auth_sys()
+    X, Y, Z = bytes([0xd1] * 16), bytes([0xd2] * 16), bytes([0xd3] * 16)
+    W, V = bytes([0xd4] * 16), bytes([0xd5] * 16)
+    CB_ID, CC_ID = 0x7777000000000002, 0x7777000000000003
+    bad = "NFS4ERR_BADSESSION"
+    fore16 = channel_attrs(maxreqs=16)      # granted as asked: no SLOT_LIMITED
+
+    def conn(addr, port):
+        c = TcpConnection(cap, addr, port, S4)
+        c.handshake()
+        return c, RpcTcp(exp, c)
+
+    def xc(rt, ops, results):
+        call = rpc_call(x(), compound(ops, minor=1), cred=cred)
+        return rt.exchange(call, rpc_reply(call, compound_res(results)))
+
+    def seq_bad(rt, sid, seqid, more=()):
+        return xc(rt, [op_sequence(sid, seqid, 0, 0)] + list(more), [res_sequence(sid, seqid, 0, 0, 0, status=bad)])
+
+    def cf(t):
+        return t.call_refs[0].frame()
+
+    def rf(t):
+        return t.reply_refs[0].frame()
+
+    ca, ra = conn(C4, 40160)
+    a = [seq_bad(ra, X, 1, [op_putrootfh(), op_getattr()])]
+    a.append(xc(ra, [op_bind_conn_to_session(X)], [res_bind_conn_to_session(X, status=bad)]))
+    for seqid in (2, 3, 4):
+        a.append(seq_bad(ra, X, seqid, [op_putrootfh()]))
+    ca.close()
+
+    cb, rb_ = conn(C4B, 40161)
+    b1 = seq_bad(rb_, Y, 1, [op_putrootfh()])
+    xc(rb_, [op_exchange_id(owner=b"dead-sessions-b")], [res_exchange_id(CB_ID)])
+    b3 = xc(rb_, [op_create_session(CB_ID, fore=fore16)], [res_create_session(Z)])
+    xc(rb_, [op_sequence(Z, 1, 0, 0), op_putrootfh(), op_getattr()],
+       [res_sequence(Z, 1, 0, 0, 0), res_simple("PUTROOTFH"), res_getattr(std_attrs(1, 4096, NF4DIR))])
+    cb.close()
+
+    cc, rc = conn("10.77.2.1", 40162)
+    xc(rc, [op_exchange_id(owner=b"dead-sessions-c")], [res_exchange_id(CC_ID)])
+    xc(rc, [op_create_session(CC_ID, fore=fore16)], [res_create_session(W)])
+    xc(rc, [op_sequence(W, 1, 0, 0), op_putrootfh()], [res_sequence(W, 1, 0, 0, 0), res_simple("PUTROOTFH")])
+    c4 = xc(rc, [op_destroy_session(W)], [res_simple("DESTROY_SESSION")])
+    c5 = seq_bad(rc, W, 2, [op_putrootfh()])
+    c6 = seq_bad(rc, W, 3, [op_putrootfh()])
+    c7 = xc(rc, [op_create_session(CC_ID, seq=2, fore=fore16)], [res_create_session(V, seq=2)])
+    xc(rc, [op_sequence(V, 1, 0, 0), op_putrootfh()], [res_sequence(V, 1, 0, 0, 0), res_simple("PUTROOTFH")])
+    cc.close()
+
+    def sess(sid, never, dead, dead_frame, bads, after, recovered, conns):
+        return {"sessionid": sid.hex(), "never_created": never, "dead": dead, "dead_frame": dead_frame,
+                "badsession_replies": len(bads), "badsession_frames": [rf(bads[0]), rf(bads[-1])] if bads else [],
+                "calls_after_dead": len(after),
+                "calls_after_dead_frames": [cf(after[0]), cf(after[-1])] if after else [],
+                "recovered_frame": recovered, "connections": conns}
+    exp.meta["dead_sessions"] = [
+        sess(X, True, "BADSESSION", rf(a[0]), a, a[1:], None, ["c1"]),
+        sess(Y, True, "BADSESSION", rf(b1), [b1], [], rf(b3), ["c2"]),
+        sess(Z, False, None, None, [], [], None, ["c2"]),
+        sess(W, False, "DESTROYED", rf(c4), [c5, c6], [c5, c6], rf(c7), ["c3"]),
+        sess(V, False, None, None, [], [], None, ["c3"]),
+    ]
+
+    def frames(death, after):     # the death reply, then each call after it and its reply (first 8)
+        return sorted([death] + [f for t in after for f in (cf(t), rf(t))])[:8]
+    exp.meta["findings"] = [
+        {"kind": "DEAD_SESSION_USE", "session": X.hex(), "severity": "error", "count": 4,
+         "frames": frames(rf(a[0]), a[1:]), "connections": ["c1"]},
+        {"kind": "DEAD_SESSION_USE", "session": W.hex(), "severity": "warning", "count": 2,
+         "frames": frames(rf(c4), [c5, c6]), "connections": ["c3"]},
+    ]
+    return exp
+
+
+@scenario
 def tcp_split_recmark(out):
     """The 4-byte record mark split across segments at each offset (1|3,
     2|2, 3|1) in calls and replies, a call sent one byte per segment for its

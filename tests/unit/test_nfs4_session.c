@@ -6,8 +6,8 @@
 #include "nfs4_build.h"
 #include "nfs4_decode.h"
 
-static int dcall(struct xdr *x, void *o) { return nfs4_decode_compound_call(x, o); }
-static int dreply(struct xdr *x, void *o) { return nfs4_decode_compound_reply(x, o); }
+static int dcall(struct xdr *x, void *o) { return nfs4_decode_compound_call(x, o, NULL); }
+static int dreply(struct xdr *x, void *o) { return nfs4_decode_compound_reply(x, o, NULL); }
 
 static struct xb b;
 static struct nfs4_call c;

@@ -1,19 +1,19 @@
 /* NFSv4 COMPOUND walks as a whole: every operation of RFC 8881/7862/8276 in
- * one compound, the NS_MAX_OPS cap, unknown operations, truncation at every
+ * one compound, the NS_OPS_INLINE / NS_MAX_OPS limits and the overflow pool, unknown operations, truncation at every
  * length, impossible counts, uncaptured holes, and mutated input. */
 #include "check.h"
 #include "nfs4_build.h"
 #include "nfs4_decode.h"
 #include "nfsscope/names.h"
 
-static int dcall(struct xdr *x, void *o) { return nfs4_decode_compound_call(x, o); }
-static int dreply(struct xdr *x, void *o) { return nfs4_decode_compound_reply(x, o); }
-static int dcbcall(struct xdr *x, void *o) { return nfs4_decode_cb_compound_call(x, o); }
-static int dcbreply(struct xdr *x, void *o) { return nfs4_decode_cb_compound_reply(x, o); }
+static int dcall(struct xdr *x, void *o) { return nfs4_decode_compound_call(x, o, NULL); }
+static int dreply(struct xdr *x, void *o) { return nfs4_decode_compound_reply(x, o, NULL); }
+static int dcbcall(struct xdr *x, void *o) { return nfs4_decode_cb_compound_call(x, o, NULL); }
+static int dcbreply(struct xdr *x, void *o) { return nfs4_decode_cb_compound_reply(x, o, NULL); }
 
 static struct xb b; /* large: keep it off the stack */
 
-/* Opcodes 3..75 and ILLEGAL: 74 operations, more than NS_MAX_OPS. */
+/* Opcodes 3..75 and ILLEGAL: 74 operations, more than NS_OPS_INLINE. */
 static uint32_t all_ops(uint32_t *ops)
 {
     uint32_t n = 0;
@@ -36,9 +36,11 @@ static void test_every_op_call(void)
     CHECK(c.walk_complete);
     CHECK(!c.unknown_op);
     CHECK_EQ_U(c.nops_wire, n);
-    CHECK_EQ_U(c.nops, NS_MAX_OPS);
+    /* no overflow block offered: the list is cut after the inline part */
+    CHECK_EQ_U(c.nops, NS_OPS_INLINE);
+    CHECK(c.ops_cut);
     CHECK_EQ_U(c.nops_walked, n);
-    for (uint32_t i = 0; i < NS_MAX_OPS; i++) CHECK_EQ_U(c.op[i], ops[i]);
+    for (uint32_t i = 0; i < NS_OPS_INLINE; i++) CHECK_EQ_U(c.op[i], ops[i]);
     CHECK_EQ_U(c.minor, 2);
     CHECK_EQ_U(c.tag_len, 3);
     CHECK(memcmp(c.tag, "all", 3) == 0);
@@ -70,9 +72,10 @@ static void test_every_op_reply(void)
     CHECK(p.walk_complete);
     CHECK_EQ_U(p.status, 10044);
     CHECK_EQ_U(p.nres_wire, n);
-    CHECK_EQ_U(p.nres, NS_MAX_OPS);
+    CHECK_EQ_U(p.nres, NS_OPS_INLINE);
+    CHECK(p.res_cut);
     CHECK_EQ_U(p.nres_walked, n);
-    for (uint32_t i = 0; i < NS_MAX_OPS; i++) {
+    for (uint32_t i = 0; i < NS_OPS_INLINE; i++) {
         CHECK_EQ_U(p.resop[i], ops[i]);
         CHECK_EQ_U(p.res_status[i], 0);
     }
@@ -392,8 +395,135 @@ static void test_mutations(void)
     CHECK_EQ_U(done, 3000);
 }
 
+/* ---- operations past NS_OPS_INLINE: the overflow pool ---- */
+
+static struct nfs4_ops_pool *pool;
+static struct ns_ops_more *get_block(void *ctx) { return nfs4_ops_pool_get(pool, ctx); }
+
+/* A COMPOUND of n operations (PUTROOTFH, then GETATTR... ) decoded into t. */
+static void decode_long(struct ns_txn *t, uint32_t n, bool reply)
+{
+    struct nfs4_ops_room room = {.get = get_block, .ctx = t};
+    xb_init(&b);
+    if (reply) xb_reply_hdr(&b, 0, "", n);
+    else xb_call_hdr(&b, "", 1, n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = i == 0 ? 24 : (i % 2 ? 9 : 10); /* PUTROOTFH GETATTR GETFH ... */
+        CHECK(reply ? xb_op_res(&b, op) : xb_op_args(&b, op));
+    }
+    struct xdr x;
+    xdr_init_mem(&x, b.buf, b.len);
+    int rc = reply ? nfs4_decode_compound_reply(&x, &t->u.v4.reply, &room)
+                   : nfs4_decode_compound_call(&x, &t->u.v4.call, &room);
+    CHECK_EQ_U(rc, 0);
+}
+
+static uint32_t long_op(uint32_t i) { return i == 0 ? 24 : (i % 2 ? 9 : 10); }
+
+static void test_94_ops_kept(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    pool = nfs4_ops_pool_new(&mc);
+    static struct ns_txn t;
+    memset(&t, 0, sizeof t);
+    t.id = 7;
+    t.kind = NS_TXN_NFS4;
+    decode_long(&t, 94, false);
+    decode_long(&t, 94, true);
+    CHECK_EQ_U(ns_txn_nops(&t), 94);
+    CHECK_EQ_U(ns_txn_nres(&t), 94);
+    CHECK(!t.u.v4.call.ops_cut && !t.u.v4.reply.res_cut);
+    CHECK(t.ops_more != NULL);
+    for (uint32_t i = 0; i < 94; i++) {
+        uint32_t op = 0, st = 1;
+        CHECK_EQ_U(ns_txn_op(&t, i), long_op(i));
+        CHECK(ns_txn_res(&t, i, &op, &st));
+        CHECK_EQ_U(op, long_op(i));
+        CHECK_EQ_U(st, 0);
+    }
+    CHECK_EQ_U(ns_txn_op(&t, 94), UINT32_MAX);
+    CHECK_EQ_U(nfs4_ops_pool_blocks(pool), 1);
+    CHECK(mc.used[MEM_PENDING] >= sizeof(struct ns_ops_more));
+    /* handed out: the block goes back and is reused; the old txn sees only its inline part */
+    nfs4_ops_pool_release(pool, &t);
+    static struct ns_txn u;
+    memset(&u, 0, sizeof u);
+    u.id = 8;
+    u.kind = NS_TXN_NFS4;
+    decode_long(&u, 70, false);
+    CHECK_EQ_U(nfs4_ops_pool_blocks(pool), 1);
+    CHECK(u.ops_more == t.ops_more);
+    CHECK_EQ_U(ns_txn_op(&t, 63), long_op(63));
+    CHECK_EQ_U(ns_txn_op(&t, 64), UINT32_MAX);
+    CHECK_EQ_U(ns_txn_op(&u, 69), long_op(69));
+    nfs4_ops_pool_release(pool, &u);
+    nfs4_ops_pool_free(pool);
+    CHECK_EQ_U(mc.used[MEM_PENDING], 0);
+}
+
+static void test_past_max_ops_cut(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    pool = nfs4_ops_pool_new(&mc);
+    static struct ns_txn t;
+    memset(&t, 0, sizeof t);
+    t.id = 1;
+    t.kind = NS_TXN_NFS4;
+    decode_long(&t, NS_MAX_OPS + 10, false);
+    CHECK_EQ_U(ns_txn_nops(&t), NS_MAX_OPS);
+    CHECK(t.u.v4.call.ops_cut);
+    CHECK_EQ_U(t.u.v4.call.nops_walked, NS_MAX_OPS + 10);
+    CHECK_EQ_U(ns_txn_op(&t, NS_MAX_OPS - 1), long_op(NS_MAX_OPS - 1));
+    /* exactly NS_MAX_OPS: all kept, not cut */
+    nfs4_ops_pool_release(pool, &t);
+    t.id = 2;
+    decode_long(&t, NS_MAX_OPS, false);
+    CHECK_EQ_U(ns_txn_nops(&t), NS_MAX_OPS);
+    CHECK(!t.u.v4.call.ops_cut);
+    nfs4_ops_pool_free(pool);
+}
+
+/* The pool is bounded: past NFS4_OPS_POOL_BLOCKS live blocks (or the memory
+ * cap) a long list is cut at NS_OPS_INLINE, refused and counted. */
+static void test_pool_bounded(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    pool = nfs4_ops_pool_new(&mc);
+    static struct ns_txn t[NFS4_OPS_POOL_BLOCKS + 1];
+    memset(t, 0, sizeof t);
+    for (uint32_t i = 0; i <= NFS4_OPS_POOL_BLOCKS; i++) {
+        t[i].id = i + 1;
+        t[i].kind = NS_TXN_NFS4;
+        decode_long(&t[i], 65, false);
+    }
+    CHECK_EQ_U(nfs4_ops_pool_blocks(pool), NFS4_OPS_POOL_BLOCKS);
+    CHECK_EQ_U(nfs4_ops_pool_refused(pool), 1);
+    CHECK_EQ_U(ns_txn_nops(&t[NFS4_OPS_POOL_BLOCKS]), NS_OPS_INLINE);
+    CHECK(t[NFS4_OPS_POOL_BLOCKS].u.v4.call.ops_cut);
+    CHECK_EQ_U(ns_txn_nops(&t[0]), 65);
+    nfs4_ops_pool_free(pool);
+    /* a memory cap too small for one block */
+    memcap_init(&mc, 1000);
+    pool = nfs4_ops_pool_new(&mc);
+    memset(&t[0], 0, sizeof t[0]);
+    t[0].id = 1;
+    t[0].kind = NS_TXN_NFS4;
+    decode_long(&t[0], 65, false);
+    CHECK_EQ_U(ns_txn_nops(&t[0]), NS_OPS_INLINE);
+    CHECK(t[0].u.v4.call.ops_cut);
+    CHECK_EQ_U(nfs4_ops_pool_refused(pool), 1);
+    CHECK_EQ_U(mc.used[MEM_PENDING], 0);
+    nfs4_ops_pool_free(pool);
+}
+
 int main(void)
 {
+    test_94_ops_kept();
+    test_past_max_ops_cut();
+    test_pool_bounded();
     test_every_op_call();
     test_every_op_reply();
     test_every_cb_op();

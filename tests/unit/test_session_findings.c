@@ -48,7 +48,16 @@ static void test_storms(void)
     }
     finding(&e, "DELAY_STORM", &n);
     CHECK_EQ_U(n, 0);
-    CHECK_EQ_U(nfindings(&e), 1);
+    /* and a client that kept using the session after its first refusal
+     * (reply frame 101): the 12 later calls, DEAD_SESSION_USE */
+    f = finding(&e, "DEAD_SESSION_USE", &n);
+    CHECK_EQ_U(n, 1);
+    if (f) {
+        CHECK_EQ_U(f->count, 12);
+        CHECK_EQ_U(f->frames[0], 101);
+        CHECK_EQ_U(f->frames[1], 102);
+    }
+    CHECK_EQ_U(nfindings(&e), 2);
     env_free(&e);
 }
 

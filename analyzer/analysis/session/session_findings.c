@@ -24,6 +24,7 @@ static const struct {
     [SF_REPLAY] = {"REPLAY", NS_SEV_INFO, "RFC 8881 2.10.6.2"},
     [SF_FALSE_RETRY] = {"FALSE_RETRY", NS_SEV_ERROR, "RFC 8881 2.10.6.2"},
     [SF_SEQPOS] = {"SEQUENCE_POS", NS_SEV_ERROR, "RFC 8881 2.10.6.4, 18.46.3"},
+    [SF_DEAD_USE] = {"DEAD_SESSION_USE", NS_SEV_ERROR, "RFC 8881 2.10.13, 18.46.3"},
 };
 
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)
@@ -98,6 +99,12 @@ void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct ses
     if (k->has_client) { f->has_client = true; f->clientid = k->clientid; }
 }
 
+struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k)
+{
+    struct keyed *e = keyed_find(m, (uint8_t)kind, k);
+    return e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+}
+
 struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
                       uint64_t frame, uint32_t conn)
 {
@@ -166,10 +173,10 @@ void sf_seq_reply_seen(struct sess_model *m, struct sess *s)
 
 static bool has_status(const struct ns_txn *t, uint32_t code)
 {
-    const struct nfs4_reply *r4 = &t->u.v4.reply;
     if (t->has_status && t->status == code) return true;
-    for (uint16_t i = 0; i < r4->nres && i < NS_MAX_OPS; i++)
-        if (r4->res_status[i] == code) return true;
+    uint32_t op, st;
+    for (uint32_t i = 0; ns_txn_res(t, i, &op, &st); i++)
+        if (st == code) return true;
     return false;
 }
 
@@ -388,7 +395,7 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
                              f->count, f->count == 1 ? " has" : "s have");
         break;
-    default: /* SLOT_LIMITED: written by sf_slot_limited */
+    default: /* SLOT_LIMITED: written by sf_slot_limited; DEAD_SESSION_USE by session_dead.c */
         if (b != f->message) memcpy(b, f->message, n);
         return;
     }

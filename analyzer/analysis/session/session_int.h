@@ -22,6 +22,7 @@ enum {
 #define SESS_FILES_MAX 4096
 #define SESS_FILES_HASH (2 * SESS_FILES_MAX)
 #define CREATE_SESSION4_FLAG_CONN_BACK_CHAN 0x2u
+#define DEAD_WAIT_MAX 64 /* dead sessions whose recovery is watched (the oldest dropped, counted) */
 
 /* Why a call was (or would be) refused with NFS4ERR_SEQ_MISORDERED, from the
  * slot table at the time the call was sent. */
@@ -67,6 +68,13 @@ struct sess {
     uint64_t order;             /* creation order (ties in first_ts) */
     bool has_first;             /* endpoints of the first connection seen (nconnect, trunking) */
     struct ns_addr first_caddr, first_saddr;
+    bool served;                /* a call naming it was answered other than NFS4ERR_BADSESSION */
+    int64_t dead_ts;            /* time of v.dead_frame */
+    struct {                    /* the first call after the death, for the finding raised later */
+        uint64_t reply_frame;
+        int64_t ts;
+        uint32_t conn;
+    } after_first;
 };
 
 struct sess_client {
@@ -91,7 +99,7 @@ struct sess_owner {             /* server owner + scope -> server addresses (tru
 /* Finding kinds kept per session / client (one finding each). */
 enum sess_fkind {
     SF_CONN_NOT_BOUND, SF_SEQ_MISORDERED, SF_SLOT_LIMITED, SF_SHRUNK, SF_GAP, SF_ABOVE,
-    SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_N
+    SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_DEAD_USE, SF_N
 };
 /* Error kinds that storm. */
 enum storm_kind { SK_CONN_NOT_BOUND, SK_SEQ_MISORDERED, SK_BADSESSION, SK_DEADSESSION, SK_BADSLOT, SK_DELAY, SK_N };
@@ -156,6 +164,10 @@ struct sess_model {
     size_t files_view_n;        /* entries of files_view (taken from the memory cap) */
     struct ns_session_stats st;
     struct analysis_amend amend;
+    /* dead sessions waiting for their client's CREATE_SESSION (session_dead.c):
+     * a CREATE_SESSION looks at these only, not at every session */
+    uint8_t dead_wait[DEAD_WAIT_MAX][NS_SESSIONID_LEN];
+    uint32_t ndead_wait;
 };
 
 /* session_store.c: the session and client tables */
@@ -178,6 +190,10 @@ struct sess *sess_take_dirty(struct sess_model *m);
 /* session_table.c */
 /* The session's entry for a connection (added if new; NULL if the list is full). */
 struct ns_session_conn *sess_conn(struct sess *s, uint32_t conn_id);
+/* sess_conn, and the connection's endpoints noted when new (c may be NULL). */
+struct ns_session_conn *sess_use_conn(struct sess *s, const struct ns_conn *c, uint32_t conn_id);
+/* s was seen at ts: times widened, settled next time. */
+void sess_touch(struct sess_model *m, struct sess *s, int64_t ts);
 void sess_note_status(struct sess *s, uint32_t status);
 
 /* session_slots.c */
@@ -195,7 +211,7 @@ void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn
 /* Cause of a SEQ_MISORDERED reply to t, from what was noted at the call. */
 enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);
 void slots_update_fractions(struct sess *s);
-uint32_t slots_sig(const struct nfs4_call *c);
+uint32_t slots_sig(const struct ns_txn *t);
 
 /* session_findings.c */
 /* Fold one occurrence into the (kind, key) finding, creating it; then
@@ -217,6 +233,19 @@ void sf_seq_reply_seen(struct sess_model *m, struct sess *s);
 void sf_refresh_all(struct sess_model *m);
 void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k);
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b);
+/* The (kind, key) finding if it exists (NULL: not raised, or not stored). */
+struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k);
+
+/* session_dead.c: sessions the server does not know (NFS4ERR_BADSESSION) or
+ * destroyed, their use after that, DEAD_SESSION_USE */
+/* Calls on a dead session, first sent after it was known dead, before a finding. */
+#define DEAD_USE_MIN 2
+/* The reply to a v4.1 COMPOUND with a status (every one reply_model sees). */
+void dead_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
+/* s destroyed by t's DESTROY_SESSION (answered NFS4_OK). */
+void dead_on_destroy(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* t's CREATE_SESSION answered NFS4_OK: dead sessions of the same client recovered. */
+void dead_on_create_session(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
 void sf_free(struct sess_model *m);
 
 /* session_storms.c */

@@ -8,12 +8,13 @@
 
 #include "session_int.h"
 
-uint32_t slots_sig(const struct nfs4_call *c)
+uint32_t slots_sig(const struct ns_txn *t)
 {
+    const struct nfs4_call *c = &t->u.v4.call;
     uint32_t h = 2166136261u;
 #define MIX(v) (h = (h ^ (uint32_t)(v)) * 16777619u)
     MIX(c->nops_wire);
-    for (uint16_t i = 0; i < c->nops && i < NS_MAX_OPS; i++) MIX(c->op[i]);
+    for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) MIX(ns_txn_op(t, i));
     if (c->io.has_io) {
         MIX(c->io.op);
         MIX(c->io.offset);
@@ -152,7 +153,7 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t,
     if (slot + 1 > s->v.nslots) s->v.nslots = slot + 1;
     struct ns_slot_view *sv = &s->slotv[slot];
     struct sess_slotx *sx = &s->slotx[slot];
-    uint32_t sig = slots_sig(c4);
+    uint32_t sig = slots_sig(t);
     enum seq_cause cause = diagnose(s, sv, seqid, t->conn_id);
     struct slot_call j = judge(s, sv, sx, seqid, sig);
     j.frame = t->call_frame;
@@ -198,7 +199,7 @@ void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_t
     bool above = granted_highest(s, &hg) && slot > hg;
     struct slot_call j = {frame, c4->seq.sequenceid, 0, false, above ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
     if (slot < s->v.nslots) {
-        j = judge(s, &s->slotv[slot], &s->slotx[slot], c4->seq.sequenceid, slots_sig(c4));
+        j = judge(s, &s->slotv[slot], &s->slotx[slot], c4->seq.sequenceid, slots_sig(t));
         if (above) j.verdict = NS_SLOT_ABOVE_GRANTED;
     }
     fill(s, &c4->seq, &j, fi);

@@ -96,6 +96,11 @@ static struct ns_session_conn *use_conn(struct sess *s, const struct ns_conn *c,
     return sc;
 }
 
+struct ns_session_conn *sess_use_conn(struct sess *s, const struct ns_conn *c, uint32_t conn_id)
+{
+    return use_conn(s, c, conn_id);
+}
+
 /* s was seen at ts (and may change now: settle it next time). */
 static void touch(struct sess_model *m, struct sess *s, int64_t ts)
 {
@@ -103,6 +108,8 @@ static void touch(struct sess_model *m, struct sess *s, int64_t ts)
     if (ts > s->v.last_ts_ns) s->v.last_ts_ns = ts;
     if (ts < s->v.first_ts_ns) s->v.first_ts_ns = ts;
 }
+
+void sess_touch(struct sess_model *m, struct sess *s, int64_t ts) { touch(m, s, ts); }
 
 void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
 
@@ -129,7 +136,7 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     if (!is_compound_v41(t)) return;
     const struct nfs4_call *c4 = &t->u.v4.call;
-    if (c4->nops > 0 && (c4->seq_late || (!c4->has_seq && !sessionless_first(c4->op[0])))) {
+    if (c4->nops > 0 && (c4->seq_late || (!c4->has_seq && !sessionless_first(ns_txn_op(t, 0))))) {
         struct sess_key k;
         memset(&k, 0, sizeof k);
         if (c4->seq_late || c4->has_seq) {
@@ -146,8 +153,10 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     touch(m, s, t->call_ts_ns);
     s->v.calls++;
-    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
-        s->v.ops[c4->op[i] < NS_SESSION_OPS - 1 ? c4->op[i] : NS_SESSION_OPS - 1]++;
+    for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
+        uint32_t op = ns_txn_op(t, i);
+        s->v.ops[op < NS_SESSION_OPS - 1 ? op : NS_SESSION_OPS - 1]++;
+    }
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (sc) {
         sc->calls++;
@@ -180,18 +189,20 @@ void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_u
 }
 
 /* Index of op in the call, or -1. */
-static int op_index(const struct nfs4_call *c4, uint32_t op)
+static int op_index(const struct ns_txn *t, uint32_t op)
 {
-    for (uint16_t i = 0; i < c4->nops && i < NS_MAX_OPS; i++)
-        if (c4->op[i] == op) return i;
+    for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++)
+        if (ns_txn_op(t, i) == op) return (int)i;
     return -1;
 }
 
 /* Status of the call's operation at index i: its result, or (no result: an
  * earlier operation failed) the COMPOUND status. */
-static uint32_t op_status(const struct nfs4_reply *r4, int i)
+static uint32_t op_status(const struct ns_txn *t, int i)
 {
-    return i >= 0 && i < r4->nres && i < NS_MAX_OPS ? r4->res_status[i] : (r4->status ? r4->status : 10044);
+    uint32_t op, st;
+    if (i >= 0 && ns_txn_res(t, (uint32_t)i, &op, &st)) return st;
+    return t->u.v4.reply.status ? t->u.v4.reply.status : 10044;
 }
 
 static bool same_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
@@ -372,8 +383,10 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
     if (c4->setup.has_exchange_id) on_exchange_id(m, t, c);
     if (c4->setup.has_create_session) on_create_session(m, t, c);
     if (c4->setup.has_bind_conn) on_bind_conn(m, t, c);
+    dead_on_reply(m, t, c); /* may add a session (and evict one): before any lookup */
     struct sess *s = c4->has_seq ? sess_find(m, c4->seq.sessionid) : NULL;
-    if (c4->setup.has_destroy_session && op_status(r4, op_index(c4, NFS4_OP_DESTROY_SESSION)) == SST_OK) {
+    bool d_ok = c4->setup.has_destroy_session && op_status(t, op_index(t, NFS4_OP_DESTROY_SESSION)) == SST_OK;
+    if (d_ok) {
         struct sess *d = sess_find(m, c4->setup.destroy_session_id);
         if (d) {
             d->v.destroyed = true;
@@ -381,6 +394,8 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
             touch(m, d, t->reply_ts_ns);
         }
     }
+    if (d_ok) dead_on_destroy(m, sess_find(m, c4->setup.destroy_session_id), t);
+    if (c4->setup.has_create_session && r4->setup.has_create_session) dead_on_create_session(m, t, c);
     if (s) {
         touch(m, s, t->reply_ts_ns);
         s->v.replies++;
@@ -401,7 +416,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
         if (c4->setup.has_reclaim_complete && s->v.has_client) {
             struct sess_client *cl = sess_client_find(m, s->v.clientid);
             if (cl)
-                grace_on_reclaim_complete(m, cl, op_status(r4, op_index(c4, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
+                grace_on_reclaim_complete(m, cl, op_status(t, op_index(t, NFS4_OP_RECLAIM_COMPLETE)) == SST_OK,
                                           t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
     }

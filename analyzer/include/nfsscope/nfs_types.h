@@ -8,7 +8,13 @@
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
 
-#define NS_MAX_OPS 64     /* operations recorded per COMPOUND (the rest counted) */
+/* Operations recorded per COMPOUND: the first NS_OPS_INLINE inside the
+ * transaction, the rest (up to NS_MAX_OPS) in a block of a bounded overflow
+ * pool under the memory cap. Real clients send 2 to 20; conformance tests
+ * about 100; 1024 is far above any, and a longer list is flagged as cut
+ * (ops_cut / res_cut). Read them with ns_txn_op() / ns_txn_res() (txn.h). */
+#define NS_OPS_INLINE 64
+#define NS_MAX_OPS 1024
 #define NS_TAG_MAX 64     /* bytes of a COMPOUND tag kept */
 #define NS_FH_MAX 128     /* NFS4_FHSIZE; NFSv3 handles are at most 64 */
 #define NS_OWNER_MAX 64   /* bytes of client owner / server owner / scope kept */
@@ -116,8 +122,8 @@ struct nfs4_call {
     uint8_t tag_len;        /* bytes kept */
     char tag[NS_TAG_MAX];   /* not NUL-terminated: use tag_len */
     uint32_t nops_wire;     /* numops as sent */
-    uint16_t nops;          /* operations walked (<= NS_MAX_OPS recorded) */
-    uint16_t op[NS_MAX_OPS];
+    uint16_t nops;          /* operations recorded (<= NS_MAX_OPS; past NS_OPS_INLINE in the overflow block) */
+    uint16_t op[NS_OPS_INLINE];
     bool walk_complete;     /* every operation decoded to its end */
     bool unknown_op;        /* walk ended at an operation we do not know */
     uint32_t stopped_at_op; /* the opcode where the walk stopped, if not complete */
@@ -127,6 +133,7 @@ struct nfs4_call {
     uint32_t nops_walked;   /* operations decoded to their end (recorded or not) */
     struct nfs4_setup_args setup;
     struct nfs_io_args io;
+    bool ops_cut;           /* operations walked but not recorded (past NS_MAX_OPS, or no overflow block) */
 };
 
 struct nfs4_setup_res {
@@ -173,8 +180,8 @@ struct nfs4_reply {
     char tag[NS_TAG_MAX];
     uint32_t nres_wire;
     uint16_t nres;
-    uint16_t resop[NS_MAX_OPS];
-    uint32_t res_status[NS_MAX_OPS];
+    uint16_t resop[NS_OPS_INLINE];
+    uint32_t res_status[NS_OPS_INLINE];
     bool walk_complete;
     bool unknown_op;
     uint32_t stopped_at_op;
@@ -183,7 +190,12 @@ struct nfs4_reply {
     uint32_t nres_walked;   /* results decoded to their end (recorded or not) */
     struct nfs4_setup_res setup;
     struct nfs_io_res io;
+    bool res_cut;           /* results walked but not recorded (as ops_cut) */
 };
+
+/* Where a COMPOUND's operations past NS_OPS_INLINE are kept (opaque; read
+ * through ns_txn_op() / ns_txn_res()). */
+struct ns_ops_more;
 
 /* ---- NFSv3 ---- */
 

@@ -132,6 +132,24 @@ struct ns_session_view {
     uint64_t ops[NS_SESSION_OPS]; /* operations in the session's COMPOUNDs, by opcode */
     uint32_t nstatus;           /* error statuses of replies, by first appearance */
     struct { uint32_t status; uint64_t count; } status[NS_SESSION_STATUS];
+    /* API version 3: a session the server does not know, or no longer
+     * (RFC 8881 2.10.13, 18.46.3), and its use after that. */
+    bool never_created;         /* no CREATE_SESSION captured and every call naming it (SEQUENCE,
+                                   BIND_CONN_TO_SESSION, DESTROY_SESSION) answered NFS4ERR_BADSESSION */
+    uint64_t badsession_replies; /* NFS4ERR_BADSESSION replies to calls naming it */
+    uint64_t badsession_first_frame, badsession_last_frame;
+    uint8_t dead;               /* enum ns_session_dead */
+    uint64_t dead_frame;        /* the reply that showed it dead (first BADSESSION, or DESTROY_SESSION NFS4_OK) */
+    uint64_t calls_after_dead;  /* answered calls naming it first sent after that reply */
+    uint64_t after_dead_first_frame, after_dead_last_frame; /* their call frames */
+    uint64_t recovered_frame;   /* first CREATE_SESSION answered NFS4_OK to the same client (client ID, else
+                                   client address) after dead_frame; 0 = none in the capture */
+};
+
+enum ns_session_dead {
+    NS_SESS_ALIVE = 0,
+    NS_SESS_BADSESSION = 1,     /* the server answered NFS4ERR_BADSESSION: never created, or lost (restart) */
+    NS_SESS_DESTROYED = 2,      /* DESTROY_SESSION answered NFS4_OK */
 };
 
 /* READ and READ_PLUS results (NFSv4 replies NFS4_OK; READ: NFSv3 too). */

@@ -80,6 +80,10 @@ struct ns_txn {
      * bytes that held them were not captured (the last ops_from_reply of
      * u.v4.call.op[]), so ops and op_status have the same length. */
     uint16_t ops_from_reply;
+    /* API version 3: COMPOUND operations past NS_OPS_INLINE (NULL: none).
+     * Valid while the analyzer lives; a copy of the transaction kept after
+     * its callback reads only the inline part (the block is reused). */
+    const struct ns_ops_more *ops_more;
 };
 
 static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
@@ -92,6 +96,16 @@ static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
  * operations table counts it (NULL procedures too); UINT32_MAX when it has
  * none (other programs, orphan replies). */
 uint32_t ns_txn_op_key(const struct ns_txn *t);
+
+/* The operations of an NFSv4 COMPOUND / CB_COMPOUND (any kind: 0 for
+ * others): how many were recorded in the call / the reply, the i-th opcode of
+ * the call, the i-th result's opcode and status. Use these, not the arrays:
+ * past NS_OPS_INLINE they live in the overflow block. Out of range (or the
+ * block already reused): UINT32_MAX / false. */
+uint32_t ns_txn_nops(const struct ns_txn *t);
+uint32_t ns_txn_op(const struct ns_txn *t, uint32_t i);
+uint32_t ns_txn_nres(const struct ns_txn *t);
+bool ns_txn_res(const struct ns_txn *t, uint32_t i, uint32_t *op, uint32_t *status);
 
 #pragma GCC visibility pop
 

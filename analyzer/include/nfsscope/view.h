@@ -29,6 +29,12 @@
 const char *ns_state_protect_name(uint32_t sp);  /* "SP4_NONE", "SP4_MACH_CRED", "SP4_SSV"; else "UNKNOWN" */
 const char *ns_bind_method_name(uint8_t m);      /* "none", "CREATE_SESSION", "BIND_CONN_TO_SESSION", "SEQUENCE"; else "UNKNOWN" */
 const char *ns_bind_method_phrase(uint8_t m);    /* "never bound", "bound by CREATE_SESSION", ...; else "UNKNOWN" */
+/* enum ns_session_dead: NULL (alive), "BADSESSION", "DESTROYED"; else "UNKNOWN". */
+const char *ns_session_dead_name(uint8_t d);
+/* How a session ended, for people: "never created in the capture: the server
+ * answered NFS4ERR_BADSESSION", "lost by the server: ...", "destroyed by
+ * DESTROY_SESSION"; NULL while alive. */
+const char *ns_session_state_phrase(const struct ns_session_view *s);
 /* BIND_CONN_TO_SESSION direction: requested (bctsa_dir: FORE, BACK,
  * FORE_OR_BOTH, BACK_OR_BOTH) or granted (bctsr_dir: FORE, BACK, BOTH);
  * NULL for 0 (not bound that way) and for values the field cannot hold. */

@@ -32,8 +32,56 @@ static bool res_dispatch(struct xdr *x, uint32_t op, uint32_t st, struct nfs4_rc
            nfs4_res_pnfs(x, op, st, r);
 }
 
-static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb)
+/* The block for operations past NS_OPS_INLINE, asked for once per walk. */
+struct more_src {
+    const struct nfs4_ops_room *room;
+    struct ns_ops_more *got;
+    bool asked;
+};
+
+static struct ns_ops_more *more_block(struct more_src *m)
 {
+    if (!m->asked) {
+        m->asked = true;
+        m->got = m->room && m->room->get ? m->room->get(m->room->ctx) : NULL;
+    }
+    return m->got;
+}
+
+/* Record operation number n of the call; false: not recorded (cut). */
+static bool keep_op(struct nfs4_call *out, struct more_src *m, uint32_t op)
+{
+    uint16_t n = out->nops;
+    if (n < NS_OPS_INLINE) {
+        out->op[n] = (uint16_t)op;
+    } else {
+        struct ns_ops_more *b = n < NS_MAX_OPS ? more_block(m) : NULL;
+        if (!b) return false;
+        b->op[n - NS_OPS_INLINE] = (uint16_t)op;
+    }
+    out->nops++;
+    return true;
+}
+
+static bool keep_res(struct nfs4_reply *out, struct more_src *m, uint32_t op, uint32_t st)
+{
+    uint16_t n = out->nres;
+    if (n < NS_OPS_INLINE) {
+        out->resop[n] = (uint16_t)op;
+        out->res_status[n] = st;
+    } else {
+        struct ns_ops_more *b = n < NS_MAX_OPS ? more_block(m) : NULL;
+        if (!b) return false;
+        b->resop[n - NS_OPS_INLINE] = (uint16_t)op;
+        b->res_status[n - NS_OPS_INLINE] = st;
+    }
+    out->nres++;
+    return true;
+}
+
+static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct nfs4_ops_room *room)
+{
+    struct more_src more = {.room = room};
     memset(out, 0, sizeof *out);
     struct nfs4_cctx c;
     memset(&c, 0, sizeof c);
@@ -52,7 +100,7 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb)
             out->stopped_at_op = op;
             return -1;
         }
-        if (out->nops < NS_MAX_OPS) out->op[out->nops++] = (uint16_t)op;
+        if (!out->ops_cut && !keep_op(out, &more, op)) out->ops_cut = true;
         c.index = i;
         if (!args_dispatch(x, op, &c, cb)) { /* known name, no decoder: cannot go on */
             out->unknown_op = true;
@@ -69,8 +117,9 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb)
     return 0;
 }
 
-static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb)
+static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb, const struct nfs4_ops_room *room)
 {
+    struct more_src more = {.room = room};
     memset(out, 0, sizeof *out);
     struct nfs4_rctx r = {.out = out, .index = 0};
     out->status = xdr_u32(x);
@@ -91,11 +140,7 @@ static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb)
             out->stopped_at_op = op;
             return -2;
         }
-        if (out->nres < NS_MAX_OPS) {
-            out->resop[out->nres] = (uint16_t)op;
-            out->res_status[out->nres] = st;
-            out->nres++;
-        }
+        if (!out->res_cut && !keep_res(out, &more, op, st)) out->res_cut = true;
         r.index = i;
         if (!res_dispatch(x, op, st, &r, cb)) {
             out->unknown_op = true;
@@ -112,22 +157,22 @@ static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb)
     return 0;
 }
 
-int nfs4_decode_compound_call(struct xdr *x, struct nfs4_call *out)
+int nfs4_decode_compound_call(struct xdr *x, struct nfs4_call *out, const struct nfs4_ops_room *room)
 {
-    return walk_call(x, out, false);
+    return walk_call(x, out, false, room);
 }
 
-int nfs4_decode_compound_reply(struct xdr *x, struct nfs4_reply *out)
+int nfs4_decode_compound_reply(struct xdr *x, struct nfs4_reply *out, const struct nfs4_ops_room *room)
 {
-    return walk_reply(x, out, false);
+    return walk_reply(x, out, false, room);
 }
 
-int nfs4_decode_cb_compound_call(struct xdr *x, struct nfs4_call *out)
+int nfs4_decode_cb_compound_call(struct xdr *x, struct nfs4_call *out, const struct nfs4_ops_room *room)
 {
-    return walk_call(x, out, true);
+    return walk_call(x, out, true, room);
 }
 
-int nfs4_decode_cb_compound_reply(struct xdr *x, struct nfs4_reply *out)
+int nfs4_decode_cb_compound_reply(struct xdr *x, struct nfs4_reply *out, const struct nfs4_ops_room *room)
 {
-    return walk_reply(x, out, true);
+    return walk_reply(x, out, true, room);
 }
