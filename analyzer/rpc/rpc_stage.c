@@ -288,8 +288,9 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
 
 /* A COMPOUND whose call was cut before its last operations: the reply's
  * results name them (each result carries its opcode), so ops and op_status
- * stay the same length; ops_from_reply says how many were not seen. */
-static void ops_from_reply(struct ns_txn *t)
+ * stay the same length; ops_from_reply says how many were not seen. They
+ * count as occurrences in COMPOUNDs, as the call's own operations did. */
+static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 {
     if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
     struct nfs4_call *c = &t->u.v4.call;
@@ -298,7 +299,12 @@ static void ops_from_reply(struct ns_txn *t)
     for (uint16_t i = 0; i < c->nops; i++)
         if (c->op[i] != rp->resop[i]) return; /* not the same list: leave it */
     t->ops_from_reply = (uint16_t)(rp->nres - c->nops);
-    for (uint16_t i = c->nops; i < rp->nres; i++) c->op[i] = rp->resop[i];
+    bool cb = t->kind == NS_TXN_NFS4_CB;
+    for (uint16_t i = c->nops; i < rp->nres; i++) {
+        c->op[i] = rp->resop[i];
+        struct ns_op_stats *o = stats_op(r->st, r->mc, cb ? NS_OPKEY_CB(c->op[i]) : NS_OPKEY_V4(c->op[i]));
+        if (o) o->in_compounds++;
+    }
     c->nops = rp->nres;
 }
 
@@ -339,7 +345,7 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
         if (decodable) nfs_decode_reply(t, &h->body, r->st);
-        ops_from_reply(t);
+        ops_from_reply(r, t);
     }
     reply_stats(r, t);
     tell_reply(r, t, c, false, orphan, at);
