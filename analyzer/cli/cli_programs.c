@@ -27,6 +27,8 @@ void programs_on_txn(void *ctx, const struct ns_txn *t)
     /* a call the snapshot length cut inside its header counts in the RPC
      * totals; its program row is not known */
     if (t->call_header_cut && !(t->prog_known && t->vers_known && t->proc_known)) return;
+    /* nor is an NFS call so cut another program (at -s 96 every NFS call) */
+    if (t->call_header_cut && t->prog == 100003) return;
     struct program_row *r = NULL;
     for (size_t i = 0; i < p->n; i++)
         if (p->rows[i].prog == t->prog && p->rows[i].vers == t->vers && p->rows[i].proc == t->proc) { r = &p->rows[i]; break; }

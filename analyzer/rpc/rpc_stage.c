@@ -270,11 +270,20 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
 
 /* A COMPOUND whose call was cut before its last operations: the reply's
  * results name them (each result carries its opcode), so ops and op_status
- * stay the same length; ops_from_reply says how many were not seen. */
+ * stay the same length; ops_from_reply says how many were not seen. They
+ * count as occurrences in COMPOUNDs, as the call's own operations did. */
 static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 {
     if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
-    if (t->proc == 1 && t->call_truncated) t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
+    if (t->proc != 1 || !t->call_truncated) return;
+    uint32_t seen = ns_txn_nops(t);
+    t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
+    bool cb = t->kind == NS_TXN_NFS4_CB;
+    for (uint32_t i = seen; i < seen + t->ops_from_reply; i++) {
+        uint32_t op = ns_txn_op(t, i);
+        struct ns_op_stats *o = stats_op(r->st, r->mc, cb ? NS_OPKEY_CB(op) : NS_OPKEY_V4(op));
+        if (o) o->in_compounds++;
+    }
 }
 
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,

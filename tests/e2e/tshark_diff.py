@@ -309,13 +309,14 @@ class Msg:
                  "repframe", "call_dup", "reply_dup", "rpc_status", "auth",
                  "gss_service", "minor", "ops", "op_kind", "ops_count",
                  "status", "status_kind", "op_status", "seq", "short",
-                 "in_icmp", "has_program", "unreassembled")
+                 "in_icmp", "has_program", "unreassembled", "cut")
 
     def __init__(self):
         for s in self.__slots__:
             setattr(self, s, None)
         self.short = False
         self.unreassembled = False
+        self.cut = False
         self.in_icmp = False
         self.has_program = False
 
@@ -592,6 +593,11 @@ def tshark_messages(tshark, capture, decode_ports=(), extra=()):
         rc = 0   # a damaged capture: tshark dissected what came before the damage
     if rc != 0:
         raise ToolError("tshark failed (rc %d): %s\n  %s" % (rc, " ".join(cmd), err[-2000:]))
+    if capture_truncated(capture):
+        # frames cut by the snaplen: tshark reassembles nothing, so it shows
+        # every message at its first frame, whether or not it ends there
+        for m in msgs:
+            m.cut = True
     return msgs
 
 
@@ -709,9 +715,9 @@ def expected_of(t):
     exp = {}
     c, r = t.call, t.reply
     # tshark puts an unreassembled message at its first segment; the message
-    # (and nfsscope's frame for it) ends later: a lower bound only
-    exp["call_frame"] = ("atleast", t.call_frame) if (c is not None and c.unreassembled) else t.call_frame
-    exp["reply_frame"] = ("atleast", t.reply_frame) if (r is not None and r.unreassembled) else t.reply_frame
+    # (and nfsscope's frame for it) may end later: a lower bound only
+    exp["call_frame"] = ("atleast", t.call_frame) if (c is not None and (c.unreassembled or c.cut)) else t.call_frame
+    exp["reply_frame"] = ("atleast", t.reply_frame) if (r is not None and (r.unreassembled or r.cut)) else t.reply_frame
     exp["xid"] = t.xid
     src = c or r
     for k in ("prog", "vers", "proc"):
@@ -979,11 +985,11 @@ def diff_capture(capture, ttxns, ntxns, exceptions, fields=None, frames=None):
         exp = expected_of(t)
         if t.call_frame is not None:
             n = by_call.get((t.call_frame, t.xid))
-            if n is None and t.call is not None and t.call.unreassembled:
+            if n is None and t.call is not None and (t.call.unreassembled or t.call.cut):
                 n = at_or_after(t.xid, "call_frame", t.call_frame)
         else:
             n = by_orphan.get((t.reply_frame, t.xid))
-            if n is None and t.reply is not None and t.reply.unreassembled:
+            if n is None and t.reply is not None and (t.reply.unreassembled or t.reply.cut):
                 n = at_or_after(t.xid, "reply_frame", t.reply_frame)
         res["compared"] += 1
         tframes = set(t.frames()) | set(t.dup_call_frames) | set(t.dup_reply_frames)

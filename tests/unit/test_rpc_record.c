@@ -330,6 +330,63 @@ static void test_resync(void)
     env_done(&e);
 }
 
+/* Snaplen 96 over IPv4 with TCP timestamps leaves 30 bytes of each segment:
+ * a record mark and 26 bytes of header (XID, type, rpcvers, prog, vers, proc
+ * and half a credential flavor). A direction that must find its first record
+ * (picked up mid-stream, or a connection on a port not known to be RPC) has
+ * nothing else to go by: calls so cut must still start a record (tshark
+ * decodes them), and the marks then carry it from record to record. */
+static void test_sync_on_cut_headers(void)
+{
+    struct msg m[4];
+    mk_call(&m[0], 0x31, 300, 0xee);
+    mk_call(&m[1], 0x32, 40, 0xee);
+    mk_reply(&m[2], 0x31, 200, 0xee); /* a reply: believed once its call is known */
+    mk_call(&m[3], 0x33, 1000, 0xee);
+    struct env e;
+    env_init(&e, false);
+    for (int i = 0; i < 4; i++) {
+        struct stream s = {.n = 0};
+        put_record(&s, &m[i], NULL, 0);
+        feed(&e, s.b, 30);
+        rec_hole(&e.c, &e.r, 0, s.n - 30);
+    }
+    CHECK_EQ_U(ngot, 4);
+    for (unsigned i = 0; i < ngot && i < 4; i++) {
+        CHECK_EQ_U(got[i].len, m[i].n);
+        CHECK(got[i].trunc);
+        CHECK(memcmp(got[i].b, m[i].b, 26) == 0);
+    }
+    CHECK_EQ_U(e.st.resyncs, 0);
+    env_done(&e);
+
+    /* Not RPC: the same cut chunks with rpcvers 3, or a zero program. */
+    struct msg bad = m[0];
+    put32(bad.b + 8, 3);
+    env_init(&e, false);
+    struct stream s = {.n = 0};
+    put_record(&s, &bad, NULL, 0);
+    feed(&e, s.b, 30);
+    rec_hole(&e.c, &e.r, 0, s.n - 30);
+    bad = m[0];
+    put32(bad.b + 12, 0);
+    s.n = 0;
+    put_record(&s, &bad, NULL, 0);
+    feed(&e, s.b, 30);
+    rec_hole(&e.c, &e.r, 0, s.n - 30);
+    CHECK_EQ_U(ngot, 0);
+    env_done(&e);
+
+    /* Fewer than 20 header bytes (no version number) are not enough. */
+    env_init(&e, false);
+    s.n = 0;
+    put_record(&s, &m[0], NULL, 0);
+    feed(&e, s.b, 4 + 16);
+    rec_hole(&e.c, &e.r, 0, s.n - 20);
+    CHECK_EQ_U(ngot, 0);
+    env_done(&e);
+}
+
 /* A mark claiming ~2 GiB is not RPC: rejected, and the stream resyncs. */
 static void test_huge_mark(void)
 {
@@ -518,6 +575,7 @@ int main(void)
     test_every_split();
     test_hole_in_body();
     test_resync();
+    test_sync_on_cut_headers();
     test_huge_mark();
     test_zero_fragments();
     test_many_holes();
