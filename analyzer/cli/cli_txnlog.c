@@ -54,15 +54,15 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     bool v4 = ns_txn_is_compound(t);
     const struct nfs4_call *c4 = &t->u.v4.call;
     const struct nfs4_reply *r4 = &t->u.v4.reply;
-    null_or_u(o, "minor", v4 && call, c4->minor);
+    null_or_u(o, "minor", v4 && call && !cut, c4->minor);
     fprintf(o, ",\"backchannel\":%s", t->backchannel ? "true" : "false");
     fputs(",\"auth\":", o);
-    if (call && !cut) json_cstr(o, ns_auth_flavor_name(t->auth_flavor)); else fputs("null", o);
+    if (call && (!cut || t->auth_known)) json_cstr(o, ns_auth_flavor_name(t->auth_flavor)); else fputs("null", o);
     const char *svc = ns_gss_service_name(t->gss_service);
     fputs(",\"gss_service\":", o);
     if (svc) json_cstr(o, svc); else fputs("null", o);
     fputs(",\"tag\":", o);
-    if (v4 && call) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
+    if (v4 && call && !cut) json_str(o, c4->tag, c4->tag_len); else fputs("null", o);
     write_ops(o, t);
     bool ops_cut = v4 && ((call && c4->ops_cut) || (reply && r4->res_cut)); /* past NS_MAX_OPS: not all listed */
     fprintf(o, ",\"ops_cut\":%s", ops_cut ? "true" : "false");

@@ -35,32 +35,45 @@ static struct ns_ops_more *more_for(void *ctx)
     return b;
 }
 
+enum ns_txn_kind nfs_call_kind(const struct ns_txn *t)
+{
+    if (t->backchannel) return NS_TXN_NFS4_CB;
+    if (t->prog == PROG_NFS && t->vers == 3) return NS_TXN_NFS3;
+    if (t->prog == PROG_NFS && t->vers == 4) return NS_TXN_NFS4;
+    if (t->prog == PROG_MOUNT) return NS_TXN_MOUNT;
+    return NS_TXN_OTHER;
+}
+
 void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc,
                      struct nfs4_ops_pool *pool)
 {
     int rc = 0;
     struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
     struct nfs4_ops_room room = {.get = more_for, .ctx = &oc};
-    if (t->backchannel) {
-        t->kind = NS_TXN_NFS4_CB;
+    t->kind = nfs_call_kind(t);
+    switch (t->kind) {
+    case NS_TXN_NFS4_CB:
         if (t->proc == 1) rc = nfs4_decode_cb_compound_call(x, &t->u.v4.call, &room);
-    } else if (t->prog == PROG_NFS && t->vers == 3) {
-        t->kind = NS_TXN_NFS3;
+        break;
+    case NS_TXN_NFS3:
         rc = nfs3_decode_call(x, t->proc, &t->u.v3.call);
         st->nfs_versions |= NS_VERS_BIT(3, 0);
-    } else if (t->prog == PROG_NFS && t->vers == 4) {
-        t->kind = NS_TXN_NFS4;
+        break;
+    case NS_TXN_NFS4:
         if (t->proc == 1) {
             rc = nfs4_decode_compound_call(x, &t->u.v4.call, &room);
             if (rc == 0 || t->u.v4.call.nops_wire || xdr_ok(x))
                 st->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
         }
-    } else if (t->prog == PROG_NFS && t->vers == 2) {
-        st->nfs_versions |= NS_VERS_BIT(2, 0);
-    } else if (t->prog == PROG_MOUNT) {
-        t->kind = NS_TXN_MOUNT;
+        break;
+    case NS_TXN_MOUNT: {
         struct mount3_call mcall;
         rc = mount_decode_call(x, t->vers, t->proc, &mcall);
+        break;
+    }
+    default:
+        if (t->prog == PROG_NFS && t->vers == 2) st->nfs_versions |= NS_VERS_BIT(2, 0);
+        break;
     }
     note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
     if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {

@@ -7,6 +7,8 @@
 #include "nfsscope/txn.h"
 #include "xdr.h"
 
+/* The decoder a call's prog/vers (and channel) chooses: NS_TXN_OTHER when none. */
+enum ns_txn_kind nfs_call_kind(const struct ns_txn *t);
 /* x is at the procedure arguments. Sets kind, decoded fields, truncation. */
 /* mc: the memory cap the per-operation counters are taken from (NULL: none). */
 /* pool: where COMPOUND operations past NS_OPS_INLINE go (NULL: cut there). */

@@ -24,6 +24,7 @@ int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
             if (xdr_ok(x)) h->call_words++;
         }
         h->cred_flavor = xdr_u32(x);
+        if (xdr_ok(x)) h->call_words++;
         uint32_t clen = xdr_u32(x);
         if (!xdr_ok(x)) return -1;
         if (h->rpcvers != 2 || clen > RPC_AUTH_MAX || clen > xdr_remaining(x)) {

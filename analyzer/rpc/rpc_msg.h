@@ -23,7 +23,7 @@ struct rpc_hdr {
     uint32_t stat;                  /* accept_stat, or reject_stat when denied */
     uint32_t auth_stat;             /* denied with AUTH_ERROR */
     struct xdr body;                /* arguments / results, positioned after the header */
-    uint8_t call_words;             /* CALL: header words captured after the msgtype (rpcvers, prog, vers, proc...) */
+    uint8_t call_words;             /* CALL: header words captured after the msgtype (rpcvers, prog, vers, proc, cred flavor) */
 };
 
 /* Parse the header of message m. Returns 0, or -1 (x->err in h->body tells:

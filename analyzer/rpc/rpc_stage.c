@@ -211,8 +211,11 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
 }
 
 /* A call whose header the snaplen cut: a transaction with what was
- * captured of prog/vers/proc, nothing decoded (a resend of a known call is
- * a resend, as for a whole header). */
+ * captured of prog/vers/proc and the credential's flavor, no argument
+ * decoded (a resend of a known call is a resend, as for a whole header).
+ * With prog, vers, proc and a flavor that does not wrap the results
+ * (anything but RPCSEC_GSS) captured, the reply decodes as for a whole call:
+ * its status, an NFSv4 reply's operations (then named from the reply). */
 static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, const struct rpc_hdr *h,
                         const struct ns_msg *m, const struct rpc_at *at)
 {
@@ -240,7 +243,14 @@ static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, 
     t->prog = t->prog_known ? h->prog : 0;
     t->vers = t->vers_known ? h->vers : 0;
     t->proc = t->proc_known ? h->proc : 0;
-    t->kind = NS_TXN_OTHER; /* nothing decoded: no operation, no status */
+    t->auth_known = h->call_words >= 5;
+    t->auth_flavor = t->auth_known ? h->cred_flavor : 0;
+    t->kind = NS_TXN_OTHER; /* no decoder: no operation, no status */
+    if (t->proc_known && t->auth_known && h->cred_flavor != AUTH_RPCSEC_GSS) t->kind = nfs_call_kind(t);
+    if (t->kind == NS_TXN_NFS3) {
+        c->nfs_versions |= NS_VERS_BIT(3, 0);
+        r->st->nfs_versions |= NS_VERS_BIT(3, 0);
+    }
     tell_call(r, t, c, at);
 }
 

@@ -751,6 +751,11 @@ def expected_of(t):
         elif not c.short:
             for k in ("sessionid", "slotid", "sequenceid", "highest_slotid"):
                 exp[k] = None
+    elif (c is not None and c.ops is None and c.procname in ("COMPOUND", "CB_COMPOUND")
+          and r is not None and r.ops and r.op_kind is not None):
+        # the snaplen cut the call before its operations, the reply names
+        # them (each result carries its opcode): so does nfsscope (ops_from_reply)
+        exp["ops"] = (r.op_kind, list(r.ops), r.short)
     elif (c is not None and c.procname is not None and c.ops is None
           and (prog in NAMED_PROGS or (prog is not None and 0x40000000 <= prog <= 0x5fffffff))
           and not re.match(r"^proc-\d+$", c.procname)):

@@ -36,10 +36,12 @@ static void s_resend(void *c, struct ns_txn *t, const struct ns_conn *cn, const 
     (void)c, (void)cn;
     note('S', t, at->frame);
 }
+static struct ns_txn last_reply; /* the transaction as its reply left it */
 static void s_reply(void *c, struct ns_txn *t, const struct ns_conn *cn, bool dup, bool orphan, const struct rpc_at *at)
 {
     (void)c, (void)cn;
     note(dup ? 'D' : orphan ? 'O' : 'R', t, at->frame);
+    last_reply = *t;
 }
 static void s_done(void *c, struct ns_txn *t, bool given_up)
 {
@@ -306,8 +308,61 @@ static void test_closed_conns_bounded(void)
     CHECK_EQ_U(mc.total_used, 0);
 }
 
+/* A call cut by the snaplen inside its header (captured: the first
+ * `captured` bytes of an NFSv3 GETATTR with a 24-byte AUTH_SYS credential,
+ * or RPCSEC_GSS's flavor number), answered NFS3ERR_STALE (RFC 1813: GETATTR3resfail
+ * is the status alone). */
+static void cut_call_then_reply(uint32_t flavor, uint32_t captured)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64 << 20);
+    struct ns_stats st;
+    struct rpc_stage *r = stage(&mc, &st);
+    struct flow f;
+    int cs;
+    make_flow(&f, 6, 900, 2049, &cs);
+    struct xb b;
+    xb_init(&b);
+    xb_u32(&b, 0x51); xb_u32(&b, 0); xb_u32(&b, 2);
+    xb_u32(&b, 100003); xb_u32(&b, 3); xb_u32(&b, 1);           /* NFSv3 GETATTR */
+    xb_u32(&b, flavor); xb_u32(&b, 24);                         /* credential */
+    for (int i = 0; i < 6; i++) xb_u32(&b, 0);
+    xb_u32(&b, 0); xb_u32(&b, 0);                               /* verifier */
+    xb_u32(&b, 8); xb_u32(&b, 1); xb_u32(&b, 2);                /* fhandle3, 8 bytes */
+    struct ns_span sp[2] = {{b.buf, captured}, {NULL, b.len - captured}}; /* the rest: a hole */
+    struct ns_msg m = {sp, 2, b.len};
+    struct rpc_at at = {1, MS};
+    rpc_stage_message(r, &f, cs, &m, true, &at);
+    reply_msg(&b, 0x51);
+    xb_u32(&b, 70);                                             /* NFS3ERR_STALE */
+    send(r, &f, cs ^ 1, &b, 2);
+    CHECK_EQ_U(st.rpc_calls, 1);
+    CHECK_EQ_U(st.rpc_orphan_replies, 0);
+    CHECK(last_reply.call_header_cut);
+    CHECK(last_reply.proc_known && last_reply.proc == 1);
+    bool flavor_seen = captured >= 28;
+    CHECK_EQ_U(last_reply.auth_known, flavor_seen);
+    CHECK_EQ_U(last_reply.auth_flavor, flavor_seen ? flavor : 0);
+    bool decoded = flavor_seen && flavor != 6;                  /* RPCSEC_GSS may wrap the results */
+    CHECK_EQ_U(last_reply.kind, decoded ? NS_TXN_NFS3 : NS_TXN_OTHER);
+    CHECK_EQ_U(last_reply.has_status, decoded);
+    CHECK_EQ_U(last_reply.status, decoded ? 70 : 0);
+    rpc_stage_free(r);
+    stats_free(&st, &mc);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
+static void test_cut_call_headers(void)
+{
+    cut_call_then_reply(1, 36);     /* AUTH_SYS, cut inside the credential (-s 128 on Linux) */
+    cut_call_then_reply(1, 28);     /* flavor captured, its length not */
+    cut_call_then_reply(1, 24);     /* up to the procedure (-s 96): the flavor is not known */
+    cut_call_then_reply(6, 36);     /* RPCSEC_GSS: matched, not decoded */
+}
+
 int main(void)
 {
+    test_cut_call_headers();
     test_tcp_matching();
     test_backchannel_scope();
     test_udp_scope();

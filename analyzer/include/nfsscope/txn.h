@@ -73,9 +73,10 @@ struct ns_txn {
     } u;
     /* Added after API version 2's first release (at the end: the layout above stays).
      * A call whose header was cut by the snapshot length: prog, vers and proc
-     * are known only when set here (its reply is still matched by XID). */
+     * are known only when set here (its reply is still matched by XID), the
+     * credential's flavor (auth_flavor) only with auth_known (API version 3). */
     bool call_header_cut;
-    bool prog_known, vers_known, proc_known;
+    bool prog_known, vers_known, proc_known, auth_known;
     /* NFSv4: operations named from the reply's results because the call's
      * bytes that held them were not captured (the last ops_from_reply of
      * u.v4.call.op[]), so ops and op_status have the same length. */
