@@ -145,6 +145,7 @@ struct sess_model {
     struct spool clients, sessions; /* entries never move while they live */
     uint64_t next_order;
     struct sess **shash;        /* session id hash -> chain */
+    struct sess *last_found;    /* the session sess_find found last (NULL when it goes) */
     size_t shash_size;
     struct sess_client **chash; /* client ID hash -> chain */
     size_t chash_size;

@@ -46,6 +46,7 @@ void store_free(struct sess_model *m)
     memcap_give(m->mc, MEM_SESSIONS, m->shash_size * sizeof *m->shash + m->chash_size * sizeof *m->chash);
     free(m->shash);
     free(m->chash);
+    m->last_found = NULL;
     spool_free(&m->sessions);
     spool_free(&m->clients);
 }
@@ -115,6 +116,7 @@ static void shash_grow(struct sess_model *m, size_t n)
 
 static void shash_unlink(struct sess_model *m, struct sess *s)
 {
+    if (m->last_found == s) m->last_found = NULL;
     struct sess **p = &m->shash[sid_hash(s->v.sessionid) & (m->shash_size - 1)];
     while (*p && *p != s) p = &(*p)->hnext;
     if (*p) *p = s->hnext;
@@ -148,9 +150,12 @@ static void chash_unlink(struct sess_model *m, struct sess_client *c)
 
 struct sess *sess_find(struct sess_model *m, const uint8_t *sid)
 {
+    /* A call and its reply look their session up several times in a row. */
+    struct sess *s = m->last_found;
+    if (s && memcmp(s->v.sessionid, sid, NS_SESSIONID_LEN) == 0) return s;
     if (!m->shash_size) return NULL;
-    for (struct sess *s = m->shash[sid_hash(sid) & (m->shash_size - 1)]; s; s = s->hnext)
-        if (memcmp(s->v.sessionid, sid, NS_SESSIONID_LEN) == 0) return s;
+    for (s = m->shash[sid_hash(sid) & (m->shash_size - 1)]; s; s = s->hnext)
+        if (memcmp(s->v.sessionid, sid, NS_SESSIONID_LEN) == 0) return m->last_found = s;
     return NULL;
 }
 
