@@ -130,7 +130,7 @@ static void connections(FILE *o, const ns_analyzer *a, const struct ns_stats *st
     }
     fputc(']', o);
     const struct ns_conn *s = &st->evicted_conns_sum;
-    if (!st->evicted_conns || flt) return; /* only when the memory cap dropped closed connections */
+    if (!st->evicted_conns || flt) return; /* only when closed connections were dropped */
     fputs(",\"connections_dropped\":{", o);
     kv_u(o, "count", st->evicted_conns, false);
     kv_u(o, "calls", s->calls, true);

@@ -80,7 +80,7 @@ static void conns_dropped(FILE *o, const struct ns_stats *st, const struct filte
 {
     const struct ns_conn *s = &st->evicted_conns_sum;
     if (!st->evicted_conns || flt) return;
-    fprintf(o, "  + %" PRIu64 " closed connection%s not listed (memory cap), together:\n", st->evicted_conns,
+    fprintf(o, "  + %" PRIu64 " closed connection%s not listed (4096 kept, or memory cap), together:\n", st->evicted_conns,
             st->evicted_conns == 1 ? "" : "s");
     fprintf(o, "    calls %" PRIu64 "  replies %" PRIu64 "  bytes>srv %" PRIu64 "  bytes>cli %" PRIu64
                "  missing %" PRIu64 "\n",
@@ -274,7 +274,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
     line_if(o, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
     line_if(o, "evicted: per-operation counters (memory cap)", st->evicted_op_stats);
-    line_if(o, "evicted: closed connections (memory cap)", st->evicted_conns);
+    line_if(o, "evicted: closed connections (over 4096 closed, or memory cap)", st->evicted_conns);
 }
 
 /* -q: the summary, the findings and what could not be analysed. */

@@ -381,7 +381,7 @@ static void sec_not_analysed(struct page *p)
     any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
     any += row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
     any += row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
-    any += row_if(f, "evicted: closed connections (memory cap)", st->evicted_conns);
+    any += row_if(f, "evicted: closed connections (over 4096 closed, or memory cap)", st->evicted_conns);
     const struct series *s = p->s;
     any += row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
     any += row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);

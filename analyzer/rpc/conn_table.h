@@ -2,8 +2,8 @@
  * appearance (c1, c2, ...). A record lives while its flow lives; once the
  * flow is gone (closed and lingered out, evicted, reused) and no transaction
  * of it is outstanding, the record is kept as a closed-connection summary.
- * Closed summaries are bounded: at most a quarter of the flows pool, and
- * fewer when the pool needs room for a new connection; the oldest closed
+ * Closed summaries are bounded: the 4096 closed last, at most a quarter of
+ * the flows pool, and fewer when the pool needs room for a new connection; the oldest closed
  * first are dropped, their figures added to one total (counted, reported).
  * Records never move: a pointer stays valid until its record is dropped;
  * ids are never reused, so a lookup by id says whether it still lives. */

@@ -1,6 +1,6 @@
 /* Connection records: live ones never dropped nor moved, a closed one kept
  * while a transaction of it is outstanding, closed ones dropped oldest first
- * beyond a quarter of the flows pool (or when the pool is full), ids never
+ * beyond 4096 or a quarter of the flows pool (or when the pool is full), ids never
  * reused and every kept id found again after many drops (the id table's
  * deletions). Expected values follow the rule in conn_table.h. */
 #include <stdlib.h>
@@ -71,8 +71,35 @@ static void test_all_live(void)
     CHECK_EQ_U(mc.total_used, 0);
 }
 
+/* Under the default 512 MiB cap the quarter of the pool holds far more than
+ * 4096 records, yet no more than 4096 closed ones are kept: memory stays flat
+ * however long the capture. */
+static void test_closed_count_bound(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 512ull << 20);
+    struct conn_table *t = conn_table_new(&mc);
+    for (uint32_t i = 1; i <= 10000; i++) {
+        struct ns_conn *c = conn_table_add(t);
+        CHECK(c != NULL);
+        if (!c) break;
+        c->calls = 1;
+        if (i > 10) conn_table_flow_gone(t, i); /* c1..c10 stay open */
+    }
+    CHECK_EQ_U(conn_table_kept(t), 10 + 4096);
+    CHECK_EQ_U(conn_table_dropped(t), 10000 - 10 - 4096);
+    CHECK_EQ_U(conn_table_dropped_sum(t)->calls, 10000 - 10 - 4096);
+    CHECK(conn_table_get(t, 5) != NULL);                 /* open */
+    CHECK(conn_table_get(t, 11) == NULL);                /* oldest closed */
+    CHECK(conn_table_get(t, 10000 - 4096) == NULL);
+    CHECK(conn_table_get(t, 10000 - 4095) != NULL);      /* the 4096 closed last */
+    conn_table_free(t);
+    CHECK_EQ_U(mc.total_used, 0);
+}
+
 int main(void)
 {
+    test_closed_count_bound();
     test_lifetime();
     test_all_live();
     return check_done("test_conn_table");

@@ -107,8 +107,9 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
  * ids are never reused). A record lives while its flow lives; once the
  * connection is closed (FIN/RST, or its flow evicted) and none of its calls
  * is outstanding it is kept as a closed-connection summary, and the oldest
- * closed ones are dropped when the memory cap needs room (counted in
- * ns_stats.evicted_conns, their figures added up in evicted_conns_sum).
+ * closed ones are dropped past 4096 closed or when the memory cap needs
+ * room (counted in ns_stats.evicted_conns, their figures added up in
+ * evicted_conns_sum).
  * A record never moves: the pointer stays valid until the record is dropped,
  * during a later feed, tick or finish; NULL if id is out of range or
  * dropped, so look the id up again to know the record still lives. */

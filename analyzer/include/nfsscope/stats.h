@@ -122,9 +122,10 @@ struct ns_stats {
     uint64_t udp_not_rpc;           /* datagrams on an RPC port (2049, 111) that are not RPC */
     uint64_t evicted_op_stats;      /* operation keys whose counters the memory cap refused */
     /* API version 3 */
-    /* Closed connections whose records the cap dropped (oldest closed
-     * first; ns_analyzer_conn returns NULL for their ids), and their figures
-     * added up: id 0, first_ts the earliest, last_ts the latest. */
+    /* Closed connections whose records were dropped (past 4096 closed, or
+     * by the cap; oldest closed first; ns_analyzer_conn returns NULL for
+     * their ids), and their figures added up: id 0, first_ts the earliest,
+     * last_ts the latest. */
     uint64_t evicted_conns;
     struct ns_conn evicted_conns_sum;
     uint64_t nfs4_ops_cut;          /* COMPOUND calls/replies whose operation list was cut (past NS_MAX_OPS, or no block) */
