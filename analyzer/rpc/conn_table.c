@@ -27,6 +27,7 @@ struct conn_table {
     uint32_t closed_head, closed_tail; /* slot + 1 */
     uint32_t nclosed, max_closed;
     uint32_t *hash, hcap;              /* slot + 1, 0 = empty; key: the record's id */
+    uint32_t last_slot;                /* slot + 1 of the record found last */
     uint32_t last_id, kept;
     uint64_t dropped;
     struct ns_conn sum;
@@ -190,13 +191,21 @@ struct ns_conn *conn_table_add(struct conn_table *t)
     return &r->c;
 }
 
-static struct conn_rec *rec_of(const struct conn_table *t, uint32_t id)
+static struct conn_rec *rec_of(struct conn_table *t, uint32_t id)
 {
+    /* A message asks for its connection several times in a row. A dropped
+     * or freed record is zeroed, so a stale slot never matches an id. */
+    if (t->last_slot && id) {
+        struct conn_rec *r = slot_rec(t, t->last_slot - 1);
+        if (r->c.id == id) return r;
+    }
     uint32_t i = hash_find(t, id);
-    return i == t->hcap ? NULL : slot_rec(t, t->hash[i] - 1);
+    if (i == t->hcap) return NULL;
+    t->last_slot = t->hash[i];
+    return slot_rec(t, t->hash[i] - 1);
 }
 
-struct ns_conn *conn_table_get(const struct conn_table *t, uint32_t id)
+struct ns_conn *conn_table_get(struct conn_table *t, uint32_t id)
 {
     struct conn_rec *r = rec_of(t, id);
     return r ? &r->c : NULL;

@@ -24,7 +24,7 @@ void conn_table_free(struct conn_table *t);
  * (every record belongs to a live flow or an outstanding call). */
 struct ns_conn *conn_table_add(struct conn_table *t);
 /* The record with this id, or NULL (never made, or dropped). */
-struct ns_conn *conn_table_get(const struct conn_table *t, uint32_t id);
+struct ns_conn *conn_table_get(struct conn_table *t, uint32_t id);
 /* Highest id given so far (ids 1..n; dropped ones look up as NULL). */
 uint32_t conn_table_last_id(const struct conn_table *t);
 /* Its flow is gone (idempotent). */
