@@ -43,6 +43,16 @@ static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
     return f->conn_id ? rpc_stage_conn(a->rpc, f->conn_id) : NULL;
 }
 
+/* A TCP segment of a connection known to carry RPC: frames and bytes each way. */
+static void count_segment(struct ns_conn *c, const struct flow *f, int side, uint32_t wire, uint8_t flags,
+                          int64_t now)
+{
+    c->frames++;
+    c->last_ts_ns = now;
+    if (side == f->server) c->bytes_to_client += wire; else c->bytes_to_server += wire;
+    if (flags & TH_FIN) c->closed = true; /* an RST closes it only when accepted */
+}
+
 static void release_flow(struct ns_analyzer *a, struct flow *f)
 {
     struct delivery dv = {a, f};
@@ -174,35 +184,50 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->closed = false;
         f->released = false;
         f->probe_tries = 0;
+        f->pre_frames = 0;
+        f->pre_bytes[0] = f->pre_bytes[1] = 0;
         created = true;
     }
     if (created) start_flow(f, flags & TH_SYN);
+    /* Every segment of the connection counts, the last ACK after both FINs
+     * and an ignored RST included (as tshark's conversation counts them). */
+    uint32_t wire = seg->len - hlen;
+    struct ns_conn *c = flow_conn_of(a, f);
+    if (c) {
+        count_segment(c, f, side, wire, flags, a->now);
+    } else {
+        f->pre_frames++;
+        f->pre_bytes[side] += wire;
+    }
     if (f->rpc == FLOW_RPC_NO || f->released) return;
     if (flags & TH_RST) {
         /* RFC 5961 3.2: an RST elsewhere than the next expected byte does not
          * reset the connection (nor is its payload part of the stream). */
         if (!tcp_reasm_rst_acceptable(&f->tcp[side], seq)) { a->tcp_st.rst_ignored++; return; }
         f->closed = true;
+        if (c) c->closed = true;
     }
 
     /* Payload: the captured bytes right after the header (for a datagram
      * rebuilt from fragments with holes, its captured prefix). */
-    uint32_t wire = seg->len - hlen;
     uint32_t cap;
     const uint8_t *payload = xdr_captured_run(&x, &cap);
     if (cap > wire) cap = wire;
     if (!cap) payload = NULL;
-    struct ns_conn *c = flow_conn_of(a, f);
-    if (c) {
-        c->frames++;
-        c->last_ts_ns = a->now;
-        if (side == f->server) c->bytes_to_client += wire; else c->bytes_to_server += wire;
-        if (flags & (TH_FIN | TH_RST)) c->closed = true;
-    }
     struct delivery dv = {a, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
     struct tcp_segment_in in = {seq, ack, flags, payload, cap, wire, a->frame, a->now};
     tcp_reasm_segment(&tc, &f->tcp[side], side, &f->tcp[side ^ 1], &in);
+    /* The connection became known with this segment's RPC message: its
+     * segments so far (handshake, the first message's) count in it too. */
+    if (!c && (c = flow_conn_of(a, f)) != NULL) {
+        c->frames += f->pre_frames;
+        int srv = f->server == 0 ? 0 : 1; /* decided when the record was made */
+        c->bytes_to_client += f->pre_bytes[srv];
+        c->bytes_to_server += f->pre_bytes[srv ^ 1];
+        f->pre_frames = 0;
+        f->pre_bytes[0] = f->pre_bytes[1] = 0;
+    }
     if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
     if (f->closed && !f->released) {
         /* Nothing more will come: hand over what waits and free the buffers

@@ -29,6 +29,8 @@ struct flow {
     bool in_use, closed, mid_stream;
     bool released;          /* closed and its buffers freed */
     uint16_t probe_tries;   /* chunks looked at without finding RPC */
+    uint32_t pre_frames;    /* TCP segments before the connection was known to carry RPC */
+    uint64_t pre_bytes[2];  /* their payload bytes, by sending side */
     int64_t last_ts;
     struct tcp_dir tcp[2];  /* indexed by sending side */
     struct rec_dir rec[2];

@@ -41,3 +41,11 @@ add_test(NAME e2e.tshark.generated
                  --exceptions ${NFSSCOPE_TSHARK_EXCEPTIONS})
 set_tests_properties(e2e.tshark.generated PROPERTIES FIXTURES_REQUIRED gen SKIP_RETURN_CODE 77
                      TIMEOUT 3600 LABELS "e2e;tshark")
+
+# Connection figures: frames and payload bytes each way of every TCP
+# connection equal tshark's per tcp.stream, on every sample.
+add_test(NAME e2e.tshark.conn_bytes
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_conn_bytes.py
+                 $<TARGET_FILE:nfsscope> ${NFSSCOPE_TSHARK_SAMPLES})
+set_tests_properties(e2e.tshark.conn_bytes PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+                     LABELS "e2e;tshark")
