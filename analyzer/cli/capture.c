@@ -40,6 +40,7 @@ struct capture {
     int64_t start_ns, end_ns;    /* wall clock */
     struct capture_save *save;
     struct read_ahead *ahead;    /* a regular file: read in a thread, started at the first frame */
+    void *file_buf;              /* the file's stdio buffer: freed after pcap_close */
     bool save_warned;
     struct capture_stats last;   /* the latest pcap_stats that answered */
     char filter[1024];
@@ -70,7 +71,7 @@ static const char *decompressor(const char *path)
     return NULL;
 }
 
-static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errlen)
+static pcap_t *open_file(const char *path, int *pipe_fd, void **file_buf, char *err, size_t errlen)
 {
     char ebuf[PCAP_ERRBUF_SIZE] = "";
     if (strcmp(path, "-") != 0) {
@@ -79,7 +80,7 @@ static pcap_t *open_file(const char *path, int *pipe_fd, char *err, size_t errle
         if (S_ISDIR(sb.st_mode)) { snprintf(err, errlen, "is a directory"); return NULL; }
         if (sb.st_size == 0 && S_ISREG(sb.st_mode)) { snprintf(err, errlen, "empty file, not a capture"); return NULL; }
     }
-    pcap_t *p = strcmp(path, "-") ? read_ahead_open(path, ebuf)
+    pcap_t *p = strcmp(path, "-") ? read_ahead_open(path, ebuf, file_buf)
                                    : pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
         /* libpcap's messages name the file already in some cases; keep the
@@ -148,7 +149,7 @@ struct capture *capture_open(const struct options *o, char *err, size_t errlen)
     c->pipe_fd = -1;
     const char *src = o->read_file ? o->read_file : o->interface;
     snprintf(c->source, sizeof c->source, "%s", strcmp(src, "-") ? src : "standard input");
-    c->p = c->live ? open_live(c, o, err, errlen) : open_file(o->read_file, &c->pipe_fd, err, errlen);
+    c->p = c->live ? open_live(c, o, err, errlen) : open_file(o->read_file, &c->pipe_fd, &c->file_buf, err, errlen);
     if (!c->p) { free(c); return NULL; }
     c->start_ns = clock_ns(CLOCK_REALTIME);
     c->dlt = pcap_datalink(c->p);
@@ -188,6 +189,7 @@ int capture_close(struct capture *c, char *err, size_t errlen)
     int rc = save_close(c->save, err, errlen);
     read_ahead_stop(c->ahead); /* before the handle it reads goes */
     if (c->p) pcap_close(c->p);
+    free(c->file_buf);
     free(c);
     return rc;
 }

@@ -12,8 +12,9 @@ struct read_ahead;
 
 /* Open a capture file for reading with a large stdio buffer (libpcap's own
  * open reads it 4 KiB per system call). NULL with libpcap's reason in ebuf
- * (PCAP_ERRBUF_SIZE) or the system's. */
-pcap_t *read_ahead_open(const char *path, char *ebuf);
+ * (PCAP_ERRBUF_SIZE) or the system's. *stdio_buf: free it after pcap_close
+ * (the stream uses it until then). */
+pcap_t *read_ahead_open(const char *path, char *ebuf, void **stdio_buf);
 /* Start reading p (opened, its filter set) in a thread. NULL: no thread
  * (out of memory, no thread): the caller reads p itself. */
 struct read_ahead *read_ahead_start(pcap_t *p);
