@@ -20,6 +20,8 @@
 
 #define CHUNKS 8
 #define CHUNK_BYTES (1u << 20)
+/* what is prefetched of the next frame: a small frame, or a large one's headers */
+#define PREFETCH_BYTES 256
 /* stdio buffer of the file: 256 system calls fewer than libpcap's 4 KiB */
 #define FILE_BUFFER (1u << 20)
 
@@ -166,6 +168,10 @@ int read_ahead_next(struct read_ahead *r, struct pcap_pkthdr **h, const u_char *
                 *h = &r->hdr;
                 *data = c->buf + r->pos + sizeof r->hdr;
                 r->pos += align8(sizeof r->hdr + r->hdr.caplen);
+                /* the next frame was written on the other core: ask for its
+                 * first lines now, they arrive while this one is analysed */
+                if (r->end - r->pos >= PREFETCH_BYTES)
+                    for (size_t at = 0; at < PREFETCH_BYTES; at += 64) __builtin_prefetch(c->buf + r->pos + at);
                 return 1;
             }
             if (c->last) return r->status;

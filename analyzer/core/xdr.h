@@ -124,6 +124,18 @@ static inline XDR_INLINE uint16_t xdr_u16(struct xdr *x)
     }
     return xdr_u16_slow(x);
 }
+/* The next byte, the reader not moved (an IP version nibble); false when it
+ * is not there. Copying the reader to peek would stall: it was just written. */
+static inline XDR_INLINE bool xdr_peek_u8(const struct xdr *x, uint8_t *v)
+{
+    if (x->p != x->end) {
+        *v = *x->p;
+        return true;
+    }
+    struct xdr c = *x;
+    *v = xdr_u8(&c);
+    return xdr_ok(&c);
+}
 uint32_t xdr_u32_le(struct xdr *x);
 /* Make sub a reader of the next n bytes of x (x does not move). Fails x with
  * XDR_ERR_SHORT if fewer than n bytes remain. */

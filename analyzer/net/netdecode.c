@@ -80,9 +80,9 @@ enum net_result net_decode(int lt, const uint8_t *p, uint32_t caplen, uint32_t l
         break;
     case LT_RAW: case LT_RAW_A: case LT_RAW_B: case LT_IPV4: case LT_IPV6:
     {
-        struct xdr first = x; /* the IP header's version nibble, without moving x */
-        ipver = xdr_u8(&first) >> 4;
-        if (!xdr_ok(&first)) return NET_UNDECODABLE; /* the IP header was cut off */
+        uint8_t vihl; /* the IP header's version nibble, without moving x */
+        if (!xdr_peek_u8(&x, &vihl)) return NET_UNDECODABLE; /* the IP header was cut off */
+        ipver = vihl >> 4;
         break;
     }
     default:
@@ -125,9 +125,12 @@ static enum net_result decode_ipv4(struct xdr *x, uint32_t wire_len, struct net_
     if (total < ihl) return NET_UNDECODABLE;
     o->ipver = 4;
     o->frag_id = id;
-    o->frag_offset = (uint32_t)(frag & 0x1fff) * 8;
-    o->more_fragments = (frag & 0x2000) != 0;
-    o->is_fragment = o->more_fragments || o->frag_offset;
+    /* from locals: reading back the fields just stored would stall */
+    uint32_t frag_offset = (uint32_t)(frag & 0x1fff) * 8;
+    bool more = (frag & 0x2000) != 0;
+    o->frag_offset = frag_offset;
+    o->more_fragments = more;
+    o->is_fragment = more || frag_offset;
     set_l4(x, total - ihl, o);
     return NET_OK;
 }
@@ -179,9 +182,9 @@ static enum net_result decode_ip(struct xdr *x, uint32_t caplen, uint32_t len, s
 {
     memset(o, 0, sizeof *o);
     (void)caplen;
-    if (!xdr_remaining(x)) return NET_UNDECODABLE;
-    struct xdr peek = *x;
-    uint8_t v = xdr_u8(&peek) >> 4;
+    uint8_t vihl;
+    if (!xdr_peek_u8(x, &vihl)) return NET_UNDECODABLE;
+    uint8_t v = vihl >> 4;
     if (v == 4) return decode_ipv4(x, len, o);
     if (v == 6) return decode_ipv6(x, len, o);
     return NET_UNDECODABLE;

@@ -134,16 +134,23 @@ static void fill(const struct sess *s, const struct nfs4_seq_args *q, const stru
     fi->granted = s->v.granted_slots;
 }
 
+/* A finding of the session about this call; its key is built only then
+ * (most calls note nothing). */
+static void call_note(struct sess_model *m, enum sess_fkind kind, const struct sess *s, const struct ns_txn *t)
+{
+    struct sess_key k = sess_key_of(s);
+    sf_note(m, kind, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+}
+
 void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi)
 {
     const struct nfs4_call *c4 = &t->u.v4.call;
     uint32_t slot = c4->seq.slotid, seqid = c4->seq.sequenceid;
-    struct sess_key k = sess_key_of(s);
     if (!s->v.any_slot_used || slot > s->v.highest_slot_used) s->v.highest_slot_used = slot;
     s->v.any_slot_used = true;
     uint32_t hg = 0;
     bool above = granted_highest(s, &hg) && slot > hg;
-    if (above) sf_note(m, SF_ABOVE, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    if (above) call_note(m, SF_ABOVE, s, t);
     if (slot >= NS_SLOTS_MAX || !ensure_slots(m, s, slot + 1)) {
         s->v.slot_ids_untracked++;
         struct slot_call u = {t->call_frame, seqid, 0, false, above ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
@@ -160,11 +167,11 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t,
     if (above) j.verdict = NS_SLOT_ABOVE_GRANTED; /* the server checks the slot ID first (BADSLOT) */
     if (sv->used) {
         if (seqid == sv->last_call_seqid)
-            sf_note(m, sig == sx->sig ? SF_REPLAY : SF_FALSE_RETRY, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+            call_note(m, sig == sx->sig ? SF_REPLAY : SF_FALSE_RETRY, s, t);
         else if (seqid != sv->last_call_seqid + 1)
-            sf_note(m, SF_GAP, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+            call_note(m, SF_GAP, s, t);
     } else if (!s->v.mid_capture && seqid != 1) {
-        sf_note(m, SF_GAP, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+        call_note(m, SF_GAP, s, t);
     }
     if (!sv->in_flight) s->v.outstanding++;
     sv->in_flight = true;

@@ -83,9 +83,11 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct
 {
     struct more_src more = {.room = room};
     memset(out, 0, sizeof *out);
+    /* file handles hold len bytes: the 2 x 129-byte context is not cleared */
     struct nfs4_cctx c;
-    memset(&c, 0, sizeof c);
     c.out = out;
+    c.index = 0;
+    c.cur.len = c.saved.len = 0;
     out->tag_wire_len = nfs4x_opaque_keep(x, (uint8_t *)out->tag, &out->tag_len, NS_TAG_MAX,
                                           NFS4_NOLIMIT);
     out->minor = xdr_u32(x);

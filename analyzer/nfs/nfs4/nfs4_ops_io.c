@@ -2,6 +2,8 @@
  * NFSv4.2 data operations of RFC 7862 (READ_PLUS, SEEK, ALLOCATE, DEALLOCATE,
  * COPY, COPY_NOTIFY, OFFLOAD_*, WRITE_SAME, CLONE, IO_ADVISE). Payload bytes
  * are skipped, never copied, so they may lie in uncaptured holes. */
+#include <string.h>
+
 #include "nfs4_xdr_common.h"
 
 enum { NFS4_CONTENT_DATA = 0, NFS4_CONTENT_HOLE = 1 };
@@ -16,7 +18,8 @@ static void note_io(struct nfs4_cctx *c, uint32_t op, uint64_t off, uint32_t cou
     io->offset = off;
     io->count = count;
     io->stable = stable;
-    io->fh = c->cur;
+    io->fh.len = c->cur.len; /* only the bytes kept: the rest of cur is not set */
+    memcpy(io->fh.data, c->cur.data, c->cur.len);
 }
 
 static void read_args(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
