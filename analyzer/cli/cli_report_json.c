@@ -207,6 +207,7 @@ static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
     kv_u(o, "udp_not_rpc", st->udp_not_rpc, true);
     kv_u(o, "tcp_syn_ignored", st->tcp_syn_ignored, true);
     kv_u(o, "tcp_rst_ignored", st->tcp_rst_ignored, true);
+    kv_u(o, "flows_retired_idle", st->flows_retired_idle, true);
     fputs("},\"evictions\":{", o);
     kv_u(o, "flows", st->evicted_flows, false);
     kv_u(o, "pending_calls", st->evicted_pending_calls, true);

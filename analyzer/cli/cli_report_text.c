@@ -250,7 +250,7 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
                    st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats | st->evicted_conns |
                    st->ip_fragments_incomplete | st->rpc_calls_timed_out | st->rpc_calls_cut_by_end |
                    st->nfs2_calls | st->udp_not_rpc | st->tcp_syn_ignored | st->tcp_rst_ignored |
-                   st->nfs4_ops_cut | st->nfs4_ops_refused;
+                   st->nfs4_ops_cut | st->nfs4_ops_refused | st->flows_retired_idle;
     if (!any) { fputs("  nothing\n", o); return; }
     line_if(o, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
     line_if(o, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
@@ -267,6 +267,8 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     line_if(o, "UDP datagrams on an RPC port that are not RPC", st->udp_not_rpc);
     line_if(o, "TCP SYNs inside an established stream (ignored)", st->tcp_syn_ignored);
     line_if(o, "TCP RSTs off the expected sequence (ignored)", st->tcp_rst_ignored);
+    line_if(o, "connections silent 10 minutes, no FIN seen (let go; a later segment is a new connection)",
+            st->flows_retired_idle);
     line_if(o, "evicted: flows (memory cap)", st->evicted_flows);
     line_if(o, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
     line_if(o, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);

@@ -376,6 +376,8 @@ static void sec_not_analysed(struct page *p)
     any += row_if(f, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
     any += row_if(f, "IP datagrams missing fragments", st->ip_fragments_incomplete);
     any += row_if(f, "calls given up unanswered (call timeout)", st->rpc_calls_timed_out);
+    any += row_if(f, "connections silent 10 minutes, no FIN seen (let go; a later segment is a new connection)",
+                  st->flows_retired_idle);
     any += row_if(f, "evicted: flows (memory cap)", st->evicted_flows);
     any += row_if(f, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
     any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);

@@ -13,6 +13,13 @@
 #define HOUSEKEEPING_EVERY (1000000000ll)
 #define CLOSED_LINGER (5ll * 1000000000ll) /* closed TCP flows absorb late segments this long */
 #define IDLE_TRIM (10ll * 1000000000ll) /* idle connections give back their buffers */
+/* A connection silent this long with no FIN seen is let go (its record stays
+ * as a summary, bounded like closed ones): NFSv4 clients renew their lease
+ * every lease/2 (45 s by default) and Linux closes an idle NFSv3 connection
+ * after 5 minutes, so it is gone (its FIN not captured) or truly idle. A
+ * later segment starts a new connection record. Memory then follows the
+ * connections of the last minutes, not capture length. */
+#define IDLE_RETIRE (600ll * 1000000000ll)
 #define SWEEP_PER_TICK 1024 /* flows looked at per housekeeping tick */
 #define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
 
@@ -73,6 +80,13 @@ void transport_on_flow_evict(void *ctx, struct flow *f)
 }
 
 static void release_cb(void *ctx, struct flow *f) { release_flow(ctx, f); }
+
+static void retire_cb(void *ctx, struct flow *f)
+{
+    struct ns_analyzer *a = ctx;
+    a->st.flows_retired_idle++;
+    release_flow(a, f);
+}
 
 static void trim_cb(void *ctx, struct flow *f)
 {
@@ -325,7 +339,8 @@ void transport_housekeeping(struct ns_analyzer *a, bool force)
     a->last_expire = a->now;
     ipfrag_expire(a->frags, a->now, FRAG_TIMEOUT);
     rpc_stage_flush(a->rpc, a->now, 0);
-    flow_sweep(a->flows, a->now, SWEEP_PER_TICK, CLOSED_LINGER, IDLE_TRIM, release_cb, trim_cb, a);
+    struct flow_sweep_rules rules = {CLOSED_LINGER, IDLE_TRIM, IDLE_RETIRE, release_cb, trim_cb, retire_cb, a};
+    flow_sweep(a->flows, a->now, SWEEP_PER_TICK, &rules);
 }
 
 void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, uint32_t caplen, uint32_t len)

@@ -197,9 +197,7 @@ struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t t
     return NULL;
 }
 
-uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, int64_t linger_ns, int64_t idle_ns,
-                    void (*remove_fn)(void *ctx, struct flow *f), void (*idle_fn)(void *ctx, struct flow *f),
-                    void *ctx)
+uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, const struct flow_sweep_rules *r)
 {
     uint32_t removed = 0;
     if (!t->pool_used) return 0;
@@ -209,12 +207,12 @@ uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, int64_t 
         struct flow *f = at(t, t->hand);
         if (!f->in_use) continue;
         int64_t idle = now_ns - f->last_ts;
-        if (f->closed && idle > linger_ns) {
-            remove_fn(ctx, f);
+        if (f->closed ? idle > r->linger_ns : idle > r->retire_ns) {
+            (f->closed ? r->remove_fn : r->retire_fn)(r->ctx, f);
             release(t, t->hand);
             removed++;
-        } else if (idle > idle_ns) {
-            idle_fn(ctx, f);
+        } else if (idle > r->idle_ns) {
+            r->idle_fn(r->ctx, f);
         }
     }
     return removed;

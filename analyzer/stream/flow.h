@@ -49,13 +49,22 @@ void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src,
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created);
 /* Find without creating; NULL if absent. */
 struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts);
+/* What housekeeping does with a flow by how long it has been idle: closed
+ * flows after linger_ns are removed (remove_fn first); open flows after
+ * retire_ns too (retire_fn first: a connection silent that long with no FIN
+ * seen is gone, or its state is not worth keeping); open flows after
+ * idle_ns are passed to idle_fn (give back buffers). */
+struct flow_sweep_rules {
+    int64_t linger_ns, idle_ns, retire_ns;
+    void (*remove_fn)(void *ctx, struct flow *f);
+    void (*idle_fn)(void *ctx, struct flow *f);
+    void (*retire_fn)(void *ctx, struct flow *f);
+    void *ctx;
+};
 /* Housekeeping with bounded work: look at the next max slots of the pool
- * (a clock hand, so every flow is reached in turn); closed flows idle for
- * longer than linger_ns are removed (remove_fn first), flows idle for longer
- * than idle_ns are passed to idle_fn. Returns how many were removed. */
-uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, int64_t linger_ns, int64_t idle_ns,
-                    void (*remove_fn)(void *ctx, struct flow *f), void (*idle_fn)(void *ctx, struct flow *f),
-                    void *ctx);
+ * (a clock hand, so every flow is reached in turn). Returns how many flows
+ * were removed. */
+uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, const struct flow_sweep_rules *r);
 /* Drop a flow now (after the caller released its buffers). */
 void flow_remove(struct flow_table *t, struct flow *f);
 /* Visit every flow (end of input). */

@@ -452,6 +452,38 @@ def tcp_syn_inside_stream(out):
 
 
 @scenario
+def tcp_silent_11_minutes(out):
+    """A connection silent for 11 minutes of capture time, no FIN (an idle
+    NFSv3 mount), while a second one calls every minute, then used again:
+    housekeeping (once a second of capture time, after a frame) lets the
+    silent flow go after 10 minutes (memory follows the connections of the
+    last minutes, not the capture's length) and counts it; the later calls
+    are picked up as a new connection. Every call is matched with its reply."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x5d00)
+    c = TcpConnection(cap, C4, 40049, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for call, rep in v3_mix(x)[:3]:
+        rt.exchange(call, rep)
+    busy = TcpConnection(cap, C4, 40050, S4)
+    rb = RpcTcp(exp, busy)
+    busy.handshake()
+    for minute in range(11):
+        cap.tick(60 * 10**9)
+        call, rep = v3_mix(x)[minute % 6]
+        rb.exchange(call, rep)
+    c.incarnation += 1      # same bytes stream, a new connection record for nfsscope
+    for call, rep in v3_mix(x)[3:6]:
+        rt.exchange(call, rep)
+    c.close()
+    busy.close()
+    exp.meta["counters"] = {"flows_retired_idle": 1}
+    return exp
+
+
+@scenario
 def write_cut_by_end(out):
     """The capture ends in the middle of a 32 KiB WRITE call (7960 of its
     bytes captured): the earlier calls are complete; the WRITE is counted in

@@ -29,7 +29,7 @@ typedef struct ns_analyzer ns_analyzer;
 
 /* Version of this API; a front end built against another one is refused by
  * ns_analyzer_new (the Wireshark plugin checks what it links against). */
-#define NS_API_VERSION 3 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more */
+#define NS_API_VERSION 4 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle */
 
 enum ns_txn_order {
     NS_ORDER_CALL = 0,       /* transactions handed out in call order (the txn log) */
