@@ -2,6 +2,9 @@
  * screen, print the report. */
 #include <errno.h>
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pcap/pcap.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,8 +61,24 @@ static bool want_screen(const struct options *o)
     return o->screen == 1 || (o->screen == -1 && o->interface && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
 }
 
+/* Reassembly and decoding free and take back buffers of 128 KiB and more all
+ * the time (large READ/WRITE records). glibc's defaults give them to the
+ * kernel and map them again (an mmap, or a brk trim, per buffer, then page
+ * faults): 0.209 -> 0.166 s on the samples replicated to 400 MB, peak RSS
+ * 22.0 -> 22.8 MiB. The memory cap still bounds what is in use; this keeps
+ * up to 32 MiB of freed heap for reuse. The program's choice, not the
+ * library's (the Wireshark plugin lives in another program's heap). */
+static void malloc_keep_buffers(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    malloc_keep_buffers();
     struct options o;
     int rc = options_parse(argc, argv, &o);
     if (rc) {
