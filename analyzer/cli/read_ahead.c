@@ -93,40 +93,62 @@ static bool hand_over(struct read_ahead *r, bool last)
     return go;
 }
 
+/* The reader thread's own state, apart from what the analysis reads: the
+ * fill level is stored in the chunk only at the hand-over (the chunk array
+ * shares cache lines with the chunk the analysis reads, and a store there
+ * per frame would cost the analysis a cache miss per frame). */
+struct filling {
+    struct read_ahead *r;
+    struct chunk *c;
+    size_t used;
+    bool stopped;
+};
+
+/* pcap_dispatch's callback: libpcap's own pcap_next_ex copies the header
+ * once more, and that copy stalls reading what was just written. */
+static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+    struct filling *fl = (struct filling *)(void *)user;
+    size_t caplen = h->caplen;
+    if (caplen > CHUNK_BYTES - sizeof *h) caplen = CHUNK_BYTES - sizeof *h; /* above libpcap's own limit */
+    size_t need = align8(sizeof *h + caplen);
+    if (fl->used + need > CHUNK_BYTES) {
+        fl->c->used = fl->used;
+        if (!hand_over(fl->r, false)) {
+            fl->stopped = true;
+            pcap_breakloop(fl->r->p);
+            return;
+        }
+        fl->c = &fl->r->chunk[fl->r->put];
+        fl->used = 0;
+    }
+    /* field by field: libpcap wrote the header that way */
+    struct pcap_pkthdr copy;
+    memset(&copy, 0, sizeof copy);
+    copy.ts.tv_sec = h->ts.tv_sec;
+    copy.ts.tv_usec = h->ts.tv_usec;
+    copy.caplen = (bpf_u_int32)caplen;
+    copy.len = h->len;
+    memcpy(fl->c->buf + fl->used, &copy, sizeof copy);
+    memcpy(fl->c->buf + fl->used + sizeof copy, data, caplen);
+    fl->used += need;
+}
+
 static void *reader(void *arg)
 {
     struct read_ahead *r = arg;
-    struct pcap_pkthdr *h;
-    const u_char *data;
-    struct chunk *c = &r->chunk[r->put];
-    /* the fill level stays in a register until the hand-over: the chunk
-     * array shares cache lines with the chunk the analysis reads, and a
-     * store per frame there costs the analysis a cache miss per frame */
-    size_t used = 0;
+    struct filling fl = {r, &r->chunk[r->put], 0, false};
     for (;;) {
-        int rc = pcap_next_ex(r->p, &h, &data);
-        if (rc != 1) {
-            /* the status is read by the reader only after it took this last chunk */
-            r->status = rc == PCAP_ERROR_BREAK ? PCAP_ERROR_BREAK : PCAP_ERROR;
-            if (r->status == PCAP_ERROR) snprintf(r->error, sizeof r->error, "%s", pcap_geterr(r->p));
-            c->used = used;
-            hand_over(r, true);
-            return NULL;
-        }
-        size_t caplen = h->caplen;
-        if (caplen > CHUNK_BYTES - sizeof *h) caplen = CHUNK_BYTES - sizeof *h; /* above libpcap's own limit */
-        size_t need = align8(sizeof *h + caplen);
-        if (used + need > CHUNK_BYTES) {
-            c->used = used;
-            if (!hand_over(r, false)) return NULL;
-            c = &r->chunk[r->put];
-            used = 0;
-        }
-        struct pcap_pkthdr copy = *h;
-        copy.caplen = (bpf_u_int32)caplen;
-        memcpy(c->buf + used, &copy, sizeof copy);
-        memcpy(c->buf + used + sizeof copy, data, caplen);
-        used += need;
+        int rc = pcap_dispatch(r->p, 4096, on_frame, (u_char *)&fl);
+        if (fl.stopped) return NULL;
+        if (rc > 0) continue;
+        /* 0: the end of the file; the status is read by the reader only
+         * after it took this last chunk */
+        r->status = rc == 0 ? PCAP_ERROR_BREAK : PCAP_ERROR;
+        if (r->status == PCAP_ERROR) snprintf(r->error, sizeof r->error, "%s", pcap_geterr(r->p));
+        fl.c->used = fl.used;
+        hand_over(r, true);
+        return NULL;
     }
 }
 
