@@ -7,7 +7,7 @@ new transaction every two frames), the hardest traffic for nfsscope per byte.
 
 CLIENTS (default 32) connections, each with its own client ID and session
 (EXCHANGE_ID, CREATE_SESSION with 16 slots), then a mix of COMPOUNDs until
-FRAMES frames are written:
+FRAMES frames are written (Ethernet frames):
 
     45%  SEQUENCE PUTFH GETATTR
     15%  SEQUENCE PUTFH LOOKUP GETFH GETATTR   (one in five: NFS4ERR_NOENT)
@@ -17,8 +17,8 @@ FRAMES frames are written:
     10%  SEQUENCE PUTFH READ (512 bytes)
 
 Every client keeps four calls in flight on distinct slots, with correct
-sequence IDs, so the analysis does the work of a healthy session (no finding
-fires). Deterministic (fixed mix, addresses, times). Messages are built once
+sequence IDs, so the analysis does the work of a healthy session (the only
+finding is each session's SLOT_LIMITED information: 64 slots asked, 16 granted). Deterministic (fixed mix, addresses, times). Messages are built once
 with the test generators' library (tests/gen) and patched per call (XID,
 slot, sequence ID), so a million frames take seconds.
 """
@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import rpcbuild as R  # noqa: E402
 from make_flood_captures import Conn, Out  # noqa: E402
+from pcapwriter import LINKTYPE_ETHERNET  # noqa: E402
 
 DEPTH = 4      # calls in flight per client
 SLOTS = 16
@@ -100,7 +101,7 @@ def main():
         sys.exit(__doc__)
     path, frames = sys.argv[1], int(sys.argv[2])
     clients = int(sys.argv[3]) if len(sys.argv) > 3 else 32
-    out = Out(path)
+    out = Out(path, linktype=LINKTYPE_ETHERNET)  # Ethernet: what a capture on a NIC has (and nfstrace reads)
     conns, mixes, seqids = [], [], []
     for c in range(clients):
         conn = Conn(out, "10.99.%d.%d" % (1 + c // 250, 2 + c % 250), 800 + c, saddr="10.99.0.1",

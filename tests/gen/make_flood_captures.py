@@ -32,17 +32,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rpcbuild as R  # noqa: E402
 from netbuild import ACK, FIN, IPPROTO_TCP, IPPROTO_UDP, PSH, SYN, T0_NS, ipv4, tcp_header  # noqa: E402
-from pcapwriter import LINKTYPE_RAW, PcapWriter, Record  # noqa: E402
+from pcapwriter import LINKTYPE_ETHERNET, LINKTYPE_RAW, PcapWriter, Record, wrap_l3  # noqa: E402
 
 SERVER = "10.88.0.1"
 CLIENT = "10.88.1.2"
 
 
 class Out:
-    """A pcap written record by record (raw IP link type)."""
+    """A pcap written record by record (raw IP link type, or Ethernet)."""
 
-    def __init__(self, path, snaplen=262144):
-        self.w = PcapWriter(LINKTYPE_RAW, snaplen=snaplen, nsec=True)
+    def __init__(self, path, snaplen=262144, linktype=LINKTYPE_RAW):
+        self.linktype = linktype
+        self.w = PcapWriter(linktype, snaplen=snaplen, nsec=True)
         self.f = open(path, "wb")
         self.f.write(self.w.header())
         self.ts = T0_NS
@@ -50,11 +51,14 @@ class Out:
 
     def add(self, pkt, caplen=None, dt=10_000):
         self.ts += dt
+        if self.linktype != LINKTYPE_RAW:
+            pkt = wrap_l3(self.linktype, pkt)
         self.f.write(self.w.record_bytes(Record(self.ts, pkt, caplen)))
         self.n += 1
 
     def add_cut(self, head, wirelen, dt=10_000):
-        """A frame of wirelen bytes of which only head was captured."""
+        """A frame of wirelen bytes of which only head was captured (raw IP only)."""
+        assert self.linktype == LINKTYPE_RAW
         self.ts += dt
         sec, ns = divmod(self.ts, 1_000_000_000)
         self.f.write(struct.pack("<IIII", sec, ns, len(head), wirelen) + head)
