@@ -35,14 +35,16 @@ static struct ns_ops_more *more_for(void *ctx)
     return b;
 }
 
-enum ns_txn_kind nfs_call_kind(const struct ns_txn *t)
+enum ns_txn_kind nfs_kind_of(bool backchannel, uint32_t prog, uint32_t vers)
 {
-    if (t->backchannel) return NS_TXN_NFS4_CB;
-    if (t->prog == PROG_NFS && t->vers == 3) return NS_TXN_NFS3;
-    if (t->prog == PROG_NFS && t->vers == 4) return NS_TXN_NFS4;
-    if (t->prog == PROG_MOUNT) return NS_TXN_MOUNT;
+    if (backchannel) return NS_TXN_NFS4_CB;
+    if (prog == PROG_NFS && vers == 3) return NS_TXN_NFS3;
+    if (prog == PROG_NFS && vers == 4) return NS_TXN_NFS4;
+    if (prog == PROG_MOUNT) return NS_TXN_MOUNT;
     return NS_TXN_OTHER;
 }
+
+enum ns_txn_kind nfs_call_kind(const struct ns_txn *t) { return nfs_kind_of(t->backchannel, t->prog, t->vers); }
 
 void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc,
                      struct nfs4_ops_pool *pool)

@@ -8,6 +8,7 @@
 #include "xdr.h"
 
 /* The decoder a call's prog/vers (and channel) chooses: NS_TXN_OTHER when none. */
+enum ns_txn_kind nfs_kind_of(bool backchannel, uint32_t prog, uint32_t vers);
 enum ns_txn_kind nfs_call_kind(const struct ns_txn *t);
 /* x is at the procedure arguments. Sets kind, decoded fields, truncation. */
 /* mc: the memory cap the per-operation counters are taken from (NULL: none). */

@@ -1,13 +1,12 @@
-/* Trial decodes for streaming: the same decoder choice as nfs_dispatch.c,
- * into scratch results; the answer is whether a read fell in a hole. */
+/* Trial decodes for streaming: nfs_dispatch.c's decoder choice
+ * (nfs_kind_of), into scratch results; the answer is whether a read fell in
+ * a hole. */
 #include "rpc_skip.h"
 
 #include "mount_decode.h"
 #include "nfs3_decode.h"
 #include "nfs4_decode.h"
-
-#define PROG_NFS 100003
-#define PROG_MOUNT 100005
+#include "nfs_dispatch.h"
 
 /* room NULL: a trial keeps no operation past the inline ones, but walks them all */
 union scratch {
@@ -22,14 +21,21 @@ union scratch {
 bool rpc_skip_call_ok(struct xdr *x, bool backchannel, uint32_t prog, uint32_t vers, uint32_t proc)
 {
     union scratch s;
-    if (backchannel) {
+    switch (nfs_kind_of(backchannel, prog, vers)) {
+    case NS_TXN_NFS4_CB:
         if (proc == 1) nfs4_decode_cb_compound_call(x, &s.c4, NULL);
-    } else if (prog == PROG_NFS && vers == 3) {
+        break;
+    case NS_TXN_NFS3:
         nfs3_decode_call(x, proc, &s.c3);
-    } else if (prog == PROG_NFS && vers == 4) {
+        break;
+    case NS_TXN_NFS4:
         if (proc == 1) nfs4_decode_compound_call(x, &s.c4, NULL);
-    } else if (prog == PROG_MOUNT) {
+        break;
+    case NS_TXN_MOUNT:
         mount_decode_call(x, vers, proc, &s.cm);
+        break;
+    default:
+        break;
     }
     return x->err != XDR_ERR_TRUNC;
 }
