@@ -84,7 +84,7 @@ static void release_cb(void *ctx, struct flow *f) { release_flow(ctx, f); }
 static void retire_cb(void *ctx, struct flow *f)
 {
     struct ns_analyzer *a = ctx;
-    a->st.flows_retired_idle++;
+    if (f->conn_id) a->st.flows_retired_idle++; /* a connection; a flow never seen carrying RPC is none */
     release_flow(a, f);
 }
 

@@ -458,7 +458,9 @@ def tcp_silent_11_minutes(out):
     housekeeping (once a second of capture time, after a frame) lets the
     silent flow go after 10 minutes (memory follows the connections of the
     last minutes, not the capture's length) and counts it; the later calls
-    are picked up as a new connection. Every call is matched with its reply."""
+    are picked up as a new connection. Every call is matched with its reply.
+    A TCP flow that never carried RPC (port 7777), silent as long, is let go
+    too but is no connection: it is not counted."""
     cap = Capture()
     exp = Expect(cap)
     x = Xids(0x5d00)
@@ -467,6 +469,11 @@ def tcp_silent_11_minutes(out):
     c.handshake()
     for call, rep in v3_mix(x)[:3]:
         rt.exchange(call, rep)
+    other = TcpConnection(cap, C4, 40051, S4, sport=7777)
+    other.handshake()
+    off, end = other.write(0, pattern(300, 7))
+    other.emit(0, off, end)
+    del cap.conns[other.key()]  # not RPC: nfsscope numbers no connection for it
     busy = TcpConnection(cap, C4, 40050, S4)
     rb = RpcTcp(exp, busy)
     busy.handshake()

@@ -131,9 +131,10 @@ struct ns_stats {
     uint64_t nfs4_ops_cut;          /* COMPOUND calls/replies whose operation list was cut (past NS_MAX_OPS, or no block) */
     uint64_t nfs4_ops_refused;      /* overflow blocks for operations past NS_OPS_INLINE refused (pool full / memory cap) */
     /* API version 4 */
-    /* Flows silent for 10 minutes of capture time with no FIN seen, let go:
-     * their connection records stay as summaries (bounded as closed ones);
-     * a later segment of the same ports starts a new connection record. */
+    /* Connections (flows that carried RPC) silent for 10 minutes of capture
+     * time with no FIN seen, let go: their records stay as summaries
+     * (bounded as closed ones); a later segment of the same ports starts a
+     * new connection record. */
     uint64_t flows_retired_idle;
 };
 
