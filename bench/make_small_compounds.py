@@ -18,7 +18,8 @@ FRAMES frames are written (Ethernet frames):
 
 Every client keeps four calls in flight on distinct slots, with correct
 sequence IDs, so the analysis does the work of a healthy session (the only
-finding is each session's SLOT_LIMITED information: 64 slots asked, 16 granted). Deterministic (fixed mix, addresses, times). Messages are built once
+finding is each session's SLOT_LIMITED information: 64 slots asked, 16
+granted). Deterministic (fixed mix, addresses, times). Messages are built once
 with the test generators' library (tests/gen) and patched per call (XID,
 slot, sequence ID), so a million frames take seconds.
 """
