@@ -29,7 +29,7 @@ typedef struct ns_analyzer ns_analyzer;
 
 /* Version of this API; a front end built against another one is refused by
  * ns_analyzer_new (the Wireshark plugin checks what it links against). */
-#define NS_API_VERSION 4 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle */
+#define NS_API_VERSION 5 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...) */
 
 enum ns_txn_order {
     NS_ORDER_CALL = 0,       /* transactions handed out in call order (the txn log) */

@@ -136,6 +136,17 @@ struct ns_stats {
      * (bounded as closed ones); a later segment of the same ports starts a
      * new connection record. */
     uint64_t flows_retired_idle;
+    /* API version 5: production captures (mid-stream starts, loss, damaged
+     * frames). Every frame, byte, flow or call the analysis could not use
+     * is counted by cause. */
+    uint64_t tcp_flows_not_rpc;     /* TCP flows off the RPC ports given up as not RPC (no record in REC_MAX_FRAGMENT bytes) */
+    uint64_t tcp_bytes_unsynced;    /* stream bytes skipped looking for a record boundary (mid-stream start, after a gap) */
+    uint64_t rpc_msgs_lost;         /* RPC messages begun but dropped: a gap took their record mark or end */
+    uint64_t frames_ip_len_clamped; /* IPv4 total length / IPv6 payload length beyond the frame: clamped to it */
+    uint64_t frames_udp_len_bad;    /* UDP length field disagreeing with the IP payload: the shorter is used */
+    uint64_t frames_ts_outliers;    /* timestamps far out of line with their neighbours: kept, the clock not moved */
+    uint64_t frames_ts_backwards;   /* timestamps earlier than the frame before (reordered capture): kept */
+    uint64_t rpc_calls_outstanding_evicted; /* calls still waiting when memory ran short (reported outstanding, with their age) */
 };
 
 #pragma GCC visibility pop
