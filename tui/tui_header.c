@@ -23,6 +23,36 @@ static void draw_severities(struct tui *t, int y, int x, const unsigned sev[4])
     }
 }
 
+/* What the capture did not let the analysis see (the report's "Not
+ * analysed"), in few words from column x of row y: the causes with a
+ * count, as many as fit, then how many more. */
+static void draw_not_analysed(struct tui *t, int y, int x)
+{
+    if (x >= t->cols) return;
+    const struct ns_stats *st = ns_analyzer_stats(t->a);
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
+    char text[256];
+    int len = snprintf(text, sizeof text, "not analysed: ");
+    int room = t->cols - x, shown = 0, more = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!rows[i].lost || !rows[i].value) continue;
+        char part[64];
+        int pl = snprintf(part, sizeof part, "%s%s %llu", shown ? ", " : "", rows[i].brief,
+                          (unsigned long long)rows[i].value);
+        if (more || len + pl + 8 > room || len + pl >= (int)sizeof text) { more++; continue; }
+        memcpy(text + len, part, (size_t)pl + 1);
+        len += pl;
+        shown++;
+    }
+    if (!shown && !more) snprintf(text + len, sizeof text - (size_t)len, "nothing");
+    else if (more) snprintf(text + len, sizeof text - (size_t)len, "%s+%d more", shown ? " " : "", more);
+    bool lost = shown || more;
+    if (lost) attron(term_sev_attr(1));
+    mvaddnstr(y, x, text, room);
+    if (lost) attroff(term_sev_attr(1));
+}
+
 void draw_header(struct tui *t)
 {
     char line[512], when[NS_TIME_STRLEN] = "-";
@@ -80,8 +110,13 @@ void draw_header(struct tui *t)
                      h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
     mvaddnstr(1, 0, line, t->cols);
     /* narrow: the severities end the first line instead */
-    if (narrow) draw_severities(t, 0, t->cols - sevw > 0 ? t->cols - sevw : 0, sev);
-    else draw_severities(t, 1, x, sev);
+    if (narrow) {
+        draw_severities(t, 0, t->cols - sevw > 0 ? t->cols - sevw : 0, sev);
+        draw_not_analysed(t, 1, x);
+    } else {
+        draw_severities(t, 1, x, sev);
+        draw_not_analysed(t, 1, x + sevw + 2);
+    }
     x = 0;
     for (int i = 0; i < V_COUNT && x < t->cols; i++) {
         /* short names when 80 columns cannot hold the long ones */

@@ -29,7 +29,6 @@ static inline bool report_lossy(const struct report_info *ri)
     return ri->counters && (ri->kernel_drops || ri->interface_drops);
 }
 /* Findings that a frame missing from the capture can raise by itself. */
-bool report_loss_may_cause(const char *kind);
 
 void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri);
 void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri);

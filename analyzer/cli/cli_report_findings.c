@@ -4,22 +4,6 @@
 #include "cli_json.h"
 #include "cli_report.h"
 
-#include <string.h>
-
-/* A frame missing from the capture is enough for these: a call not seen
- * (SLOT_SEQ_GAP), a reply not seen (a grant or target missed:
- * SLOT_ABOVE_GRANTED, SLOT_TABLE_SHRUNK), a fragment not seen
- * (FRAGMENT_LOSS), a resend not seen (the gap looks doubled: RTO_INFLATED),
- * RECLAIM_COMPLETE not seen (GRACE_STUCK). The others rest on what the
- * server answered, which loss cannot invent. */
-bool report_loss_may_cause(const char *kind)
-{
-    static const char *const k[] = {"SLOT_SEQ_GAP", "SLOT_ABOVE_GRANTED", "SLOT_TABLE_SHRUNK", "FRAGMENT_LOSS",
-                                    "RTO_INFLATED", "GRACE_STUCK"};
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (strcmp(kind, k[i]) == 0) return true;
-    return false;
-}
 
 static void conns_text(FILE *o, const struct ns_finding *f)
 {
@@ -56,8 +40,12 @@ void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
             for (unsigned k = 0; k < f->nframes; k++) fprintf(o, " %" PRIu64, f->frames[k]);
             fputc('\n', o);
         }
-        if (lossy && report_loss_may_cause(f->kind))
+        uint64_t gaps = ns_finding_capture_gaps(a, f);
+        if (lossy && ns_finding_loss_may_cause(f->kind))
             fputs("           possibly caused by capture loss: the capture dropped frames\n", o);
+        else if (gaps)
+            fprintf(o, "           possibly caused by capture loss: %" PRIu64 " gap%s in the capture%s\n", gaps,
+                    gaps == 1 ? "" : "s", f->nconns ? " on its connections" : "");
     }
     uint64_t dropped = ns_analyzer_findings_dropped(a);
     if (dropped) fprintf(o, "  (%" PRIu64 " more findings not kept: memory cap)\n", dropped);
@@ -96,7 +84,9 @@ void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct filt
         json_cstr(o, f->message);
         fputs(",\"rfc\":", o);
         if (f->rfc[0]) json_cstr(o, f->rfc); else fputs("null", o);
-        fprintf(o, ",\"capture_loss_possible\":%s}", lossy && report_loss_may_cause(f->kind) ? "true" : "false");
+        uint64_t gaps = ns_finding_capture_gaps(a, f);
+        fprintf(o, ",\"capture_loss_possible\":%s,\"capture_gaps\":%" PRIu64 "}",
+                (lossy && ns_finding_loss_may_cause(f->kind)) || gaps ? "true" : "false", gaps);
     }
     fprintf(o, "],\"findings_dropped\":%" PRIu64, ns_analyzer_findings_dropped(a));
 }

@@ -184,39 +184,26 @@ static void status(FILE *o, const struct ns_stats *st)
     fputc(']', o);
 }
 
+static void loss_group(FILE *o, const struct ns_loss_row *rows, size_t n, uint8_t group)
+{
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].group != group || (rows[i].optional && !rows[i].value)) continue;
+        kv_u(o, rows[i].key, rows[i].value, !first);
+        first = false;
+    }
+}
+
 static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
 {
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
     fputs(",\"not_analysed\":{", o);
-    kv_u(o, "undecodable_frames", st->frames_undecodable, false);
-    kv_u(o, "tcp_truncated_bytes", st->tcp_truncated_bytes, true);
-    kv_u(o, "tcp_gaps", st->tcp_gaps, true);
-    kv_u(o, "tcp_gap_bytes", st->tcp_gap_bytes, true);
-    kv_u(o, "tcp_out_of_order", st->tcp_out_of_order, true);
-    kv_u(o, "tcp_retransmitted_segments", st->tcp_retransmitted, true);
-    kv_u(o, "record_resyncs", st->tcp_resyncs, true);
-    kv_u(o, "record_bad_marks", st->records_bad_mark, true);
-    kv_u(o, "messages_truncated", st->decode_truncated, true);
-    kv_u(o, "messages_invalid", st->decode_invalid, true);
-    kv_u(o, "unknown_nfs4_ops", st->nfs4_unknown_ops, true);
-    kv_u(o, "nfs4_ops_cut", st->nfs4_ops_cut, true);
-    kv_u(o, "ip_fragments", st->ip_fragments, true);
-    kv_u(o, "ip_datagrams_incomplete", st->ip_fragments_incomplete, true);
+    loss_group(o, rows, n, NS_LOSS_NOT_ANALYSED);
     kv_u(o, "ip_datagrams_first_fragment_only", first_only, true);
-    kv_u(o, "calls_cut_by_end", st->rpc_calls_cut_by_end, true);
-    kv_u(o, "nfs2_calls", st->nfs2_calls, true);
-    kv_u(o, "udp_not_rpc", st->udp_not_rpc, true);
-    kv_u(o, "tcp_syn_ignored", st->tcp_syn_ignored, true);
-    kv_u(o, "tcp_rst_ignored", st->tcp_rst_ignored, true);
-    kv_u(o, "flows_retired_idle", st->flows_retired_idle, true);
+    fprintf(o, ",\"nothing\":%s", ns_loss_nothing(st) ? "true" : "false");
     fputs("},\"evictions\":{", o);
-    kv_u(o, "flows", st->evicted_flows, false);
-    kv_u(o, "pending_calls", st->evicted_pending_calls, true);
-    kv_u(o, "reassembly_bytes", st->evicted_ooo_bytes, true);
-    kv_u(o, "op_list_blocks", st->nfs4_ops_refused, true);
-    kv_u(o, "ip_fragments", st->evicted_fragments, true);
-    kv_u(o, "connection_messages", st->evicted_conn_messages, true);
-    kv_u(o, "op_counters", st->evicted_op_stats, true);
-    if (st->evicted_conns) kv_u(o, "closed_connections", st->evicted_conns, true); /* only when the cap hit */
+    loss_group(o, rows, n, NS_LOSS_EVICTED);
     fputs("},\"memory\":{", o);
     kv_u(o, "peak_bytes", st->peak_memory, false);
     fputc('}', o);

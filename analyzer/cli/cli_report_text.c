@@ -245,38 +245,18 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
                    "capture filter dropped the later fragments (tcpdump's 'port 2049' does), so those replies look "
                    "lost; capture with 'port 2049 or (ip[6:2] & 0x1fff != 0)'\n",
                 firsts, firsts == 1 ? "" : "s");
-    uint64_t any = st->frames_undecodable | st->tcp_truncated_bytes | st->tcp_gaps | st->tcp_resyncs |
-                   st->decode_truncated | st->decode_invalid | st->nfs4_unknown_ops | st->evicted_flows |
-                   st->evicted_pending_calls | st->evicted_ooo_bytes | st->evicted_fragments | st->evicted_conn_messages | st->evicted_op_stats | st->evicted_conns |
-                   st->ip_fragments_incomplete | st->rpc_calls_timed_out | st->rpc_calls_cut_by_end |
-                   st->nfs2_calls | st->udp_not_rpc | st->tcp_syn_ignored | st->tcp_rst_ignored |
-                   st->nfs4_ops_cut | st->nfs4_ops_refused | st->flows_retired_idle;
-    if (!any) { fputs("  nothing\n", o); return; }
-    line_if(o, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
-    line_if(o, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
-    line_if(o, "TCP gaps (bytes never captured)", st->tcp_gaps);
-    line_if(o, "TCP gap bytes", st->tcp_gap_bytes);
-    line_if(o, "RPC record resynchronisations", st->tcp_resyncs);
-    line_if(o, "RPC messages cut short by missing bytes", st->decode_truncated);
-    line_if(o, "RPC messages that did not decode", st->decode_invalid);
-    line_if(o, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
-    line_if(o, "COMPOUNDs with operations not listed (over 1024, or pool full)", st->nfs4_ops_cut);
-    line_if(o, "IP datagrams missing fragments", st->ip_fragments_incomplete);
-    line_if(o, "RPC calls cut off by the end of the capture", st->rpc_calls_cut_by_end);
-    line_if(o, "NFSv2 calls (not decoded)", st->nfs2_calls);
-    line_if(o, "UDP datagrams on an RPC port that are not RPC", st->udp_not_rpc);
-    line_if(o, "TCP SYNs inside an established stream (ignored)", st->tcp_syn_ignored);
-    line_if(o, "TCP RSTs off the expected sequence (ignored)", st->tcp_rst_ignored);
-    line_if(o, "connections silent 10 minutes, no FIN seen (let go; a later segment is a new connection)",
-            st->flows_retired_idle);
-    line_if(o, "evicted: flows (memory cap)", st->evicted_flows);
-    line_if(o, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
-    line_if(o, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
-    line_if(o, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
-    line_if(o, "evicted: IP fragments (memory cap)", st->evicted_fragments);
-    line_if(o, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
-    line_if(o, "evicted: per-operation counters (memory cap)", st->evicted_op_stats);
-    line_if(o, "evicted: closed connections (over 4096 closed, or memory cap)", st->evicted_conns);
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
+    /* what was lost first; then, apart, what was recovered or is only a note */
+    if (ns_loss_nothing(st)) fputs("  nothing\n", o);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].lost) line_if(o, rows[i].label, rows[i].value);
+    bool notes = false;
+    for (size_t i = 0; i < n; i++) notes |= !rows[i].lost && rows[i].value && strcmp(rows[i].key, "ip_fragments");
+    if (!notes) return;
+    fputs("  recovered or analysed (nothing lost):\n", o);
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments")) line_if(o, rows[i].label, rows[i].value);
 }
 
 /* -q: the summary, the findings and what could not be analysed. */

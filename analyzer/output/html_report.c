@@ -344,6 +344,10 @@ static void sec_findings(struct page *p)
         }
         fputs("; example frames (Wireshark: Go to packet)", f);
         for (unsigned k = 0; k < fd->nframes; k++) fprintf(f, "%s%" PRIu64, k ? ", " : " ", fd->frames[k]);
+        uint64_t gaps = ns_finding_capture_gaps(p->a, fd);
+        if (gaps)
+            fprintf(f, "<br>\npossibly caused by capture loss: %" PRIu64 " gap%s in the capture%s", gaps,
+                    gaps == 1 ? "" : "s", fd->nconns ? " on its connections" : "");
         fputs("</small></div>\n", f);
     }
     if (n > HTML_TABLE_ROWS)
@@ -362,33 +366,20 @@ static void sec_not_analysed(struct page *p)
 {
     FILE *f = p->f;
     const struct ns_stats *st = ns_analyzer_stats(p->a);
-    int any = 0;
-    fputs("<table>\n", f);
-    any += row_if(f, "frames with undecodable link/IP/TCP headers", st->frames_undecodable);
-    any += row_if(f, "TCP bytes not captured (snapshot length)", st->tcp_truncated_bytes);
-    any += row_if(f, "TCP gaps (bytes never captured)", st->tcp_gaps);
-    any += row_if(f, "TCP gap bytes", st->tcp_gap_bytes);
-    any += row_if(f, "RPC record resynchronisations", st->tcp_resyncs);
-    any += row_if(f, "RPC messages cut short by missing bytes", st->decode_truncated);
-    any += row_if(f, "RPC messages that did not decode", st->decode_invalid);
-    any += row_if(f, "COMPOUNDs stopped at an unknown operation", st->nfs4_unknown_ops);
-    any += row_if(f, "COMPOUNDs with operations not listed (over 1024, or pool full)", st->nfs4_ops_cut);
-    any += row_if(f, "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)", st->nfs4_ops_refused);
-    any += row_if(f, "IP datagrams missing fragments", st->ip_fragments_incomplete);
-    any += row_if(f, "calls given up unanswered (call timeout)", st->rpc_calls_timed_out);
-    any += row_if(f, "connections silent 10 minutes, no FIN seen (let go; a later segment is a new connection)",
-                  st->flows_retired_idle);
-    any += row_if(f, "evicted: flows (memory cap)", st->evicted_flows);
-    any += row_if(f, "evicted: outstanding calls (memory cap)", st->evicted_pending_calls);
-    any += row_if(f, "evicted: reassembly bytes (memory cap)", st->evicted_ooo_bytes);
-    any += row_if(f, "evicted: IP fragments (memory cap)", st->evicted_fragments);
-    any += row_if(f, "evicted: RPC messages of connections over the cap", st->evicted_conn_messages);
-    any += row_if(f, "evicted: closed connections (over 4096 closed, or memory cap)", st->evicted_conns);
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
     const struct series *s = p->s;
-    any += row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
-    any += row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);
-    any += row_if(f, "charts: UDP events of pairs beyond the charted ones", s->pairs_dropped);
-    if (!any) fputs("<tr><td>nothing</td></tr>\n", f);
+    fputs("<table>\n", f);
+    if (ns_loss_nothing(st) && !s->sessions_dropped && !s->ops_dropped && !s->pairs_dropped)
+        fputs("<tr><td>nothing</td></tr>\n", f);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].lost) row_if(f, rows[i].label, rows[i].value);
+    row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
+    row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);
+    row_if(f, "charts: UDP events of pairs beyond the charted ones", s->pairs_dropped);
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments"))
+            row_if(f, rows[i].label, rows[i].value); /* recovered or a note: not a loss */
     fputs("</table>\n", f);
 }
 

@@ -102,6 +102,44 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static bool is_bytes(const char *key)
+{
+    size_t n = strlen(key);
+    return n >= 5 && strcmp(key + n - 5, "bytes") == 0;
+}
+
+/* What could not be analysed, by cause (the report's "Not analysed"): every
+ * cause always listed, so a rate() over it never starts from nothing. The
+ * labels are the JSON report's keys; byte counts have families of their own. */
+static void not_analysed(FILE *f, const struct ns_stats *st)
+{
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
+    const char *sorted[NS_LOSS_ROWS];
+    static const char *const fam[4] = {"nfsscope_not_analysed_total", "nfsscope_not_analysed_bytes_total",
+                                       "nfsscope_evicted_total", "nfsscope_evicted_bytes_total"};
+    static const char *const help[4] = {
+        "Frames, segments, messages, flows or calls the capture did not let nfsscope analyse, by cause (the report's "
+        "\"Not analysed\"; lost=\"false\": recovered or a note).",
+        "Bytes the capture did not let nfsscope analyse, by cause (the report's \"Not analysed\").",
+        "What the memory cap made nfsscope drop, by what.", "Bytes the memory cap made nfsscope drop, by what."};
+    for (int g = 0; g < 4; g++) {
+        head(f, fam[g], "counter", help[g]);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].group == g / 2 && is_bytes(rows[i].key) == (g & 1)) sorted[k++] = rows[i].key;
+        qsort(sorted, k, sizeof *sorted, by_name);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < n; i++)
+                if (rows[i].group == g / 2 && rows[i].key == sorted[j]) {
+                    fprintf(f, "%s{cause=", fam[g]);
+                    val(f, rows[i].key);
+                    fprintf(f, ",lost=\"%s\"} %" PRIu64 "\n", rows[i].lost ? "true" : "false", rows[i].value);
+                    break;
+                }
+    }
+}
+
 static void replies(FILE *f, const struct series *s)
 {
     head(f, "nfsscope_rpc_replies_total", "counter",
@@ -354,6 +392,7 @@ int metrics_write(FILE *f, ns_analyzer *a, const struct series *s, const struct 
 {
     ns_analyzer_settle(a);
     capture(f, a, c);
+    not_analysed(f, ns_analyzer_stats(a));
     if (calls(f, s) != 0) return -1;
     replies(f, s);
     latency(f, s);

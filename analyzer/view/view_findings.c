@@ -23,3 +23,29 @@ bool ns_findings_any_of(ns_analyzer *a, const char *kinds)
         if (ns_kind_listed(v[i]->kind, kinds)) return true;
     return false;
 }
+
+/* A frame missing from the capture is enough for these: a call not seen
+ * (SLOT_SEQ_GAP, and a resend whose first send was not seen looks like
+ * REPLAY's retry), a reply not seen (a grant or target missed:
+ * SLOT_ABOVE_GRANTED, SLOT_TABLE_SHRUNK), a fragment not seen
+ * (FRAGMENT_LOSS), a resend not seen (the gap looks doubled: RTO_INFLATED),
+ * RECLAIM_COMPLETE not seen (GRACE_STUCK). The others rest on what the
+ * server answered, which loss cannot invent. */
+bool ns_finding_loss_may_cause(const char *kind)
+{
+    return ns_kind_listed(kind, "SLOT_SEQ_GAP,REPLAY,SLOT_ABOVE_GRANTED,SLOT_TABLE_SHRUNK,FRAGMENT_LOSS,RTO_INFLATED,"
+                                "GRACE_STUCK");
+}
+
+uint64_t ns_finding_capture_gaps(ns_analyzer *a, const struct ns_finding *f)
+{
+    if (!ns_finding_loss_may_cause(f->kind)) return 0;
+    const struct ns_stats *st = ns_analyzer_stats(a);
+    if (!f->nconns) return st->tcp_gaps + st->rpc_msgs_lost + st->ip_fragments_incomplete;
+    uint64_t n = 0;
+    for (unsigned i = 0; i < f->nconns && i < NS_FINDING_CONNS; i++) {
+        const struct ns_conn *c = ns_analyzer_conn(a, f->conns[i]);
+        if (c) n += c->gaps;
+    }
+    return n;
+}

@@ -144,6 +144,32 @@ bool ns_kind_listed(const char *kind, const char *kinds);
 /* true if a finding of one of the comma-separated kinds exists. */
 bool ns_findings_any_of(ns_analyzer *a, const char *kinds);
 
+/* Could a frame missing from the capture alone raise a finding of this kind
+ * (SLOT_SEQ_GAP, REPLAY, SLOT_ABOVE_GRANTED ...; doc/findings.md)? */
+bool ns_finding_loss_may_cause(const char *kind);
+/* For such a finding, the frames the capture lost that it may rest on: TCP
+ * gaps of its connections (of the whole capture, with lost messages and
+ * incomplete IP datagrams, when it names none); 0 otherwise. */
+uint64_t ns_finding_capture_gaps(ns_analyzer *a, const struct ns_finding *f);
+
+/* ---- what could not be analysed, by cause (report, JSON, page, metrics, screen) ---- */
+
+enum ns_loss_group { NS_LOSS_NOT_ANALYSED, NS_LOSS_EVICTED };
+struct ns_loss_row {
+    const char *key;    /* JSON key under not_analysed / evictions, metrics label: "tcp_gaps" */
+    const char *label;  /* the report's words */
+    const char *brief;  /* two or three words for the screen's header */
+    uint64_t value;
+    uint8_t group;      /* enum ns_loss_group */
+    bool lost;          /* something was left out of the analysis; false: recovered or informative */
+    bool optional;      /* JSON lists it only when non-zero */
+};
+#define NS_LOSS_ROWS 48
+/* Every cause, zero or not, in report order; returns the rows written. */
+size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *rows, size_t cap);
+/* true when no cause that loses something is non-zero: "Not analysed: nothing". */
+bool ns_loss_nothing(const struct ns_stats *st);
+
 #pragma GCC visibility pop
 
 #endif
