@@ -91,7 +91,10 @@ enum net_result net_decode(int lt, const uint8_t *p, uint32_t caplen, uint32_t l
     if (!xdr_ok(&x)) return NET_UNDECODABLE;
     if (ipver != 4 && ipver != 6) return NET_NOT_IP;
     uint32_t hdr = xdr_pos(&x);
-    return decode_ip(&x, caplen - hdr, len > hdr ? len - hdr : 0, o);
+    /* On the wire the frame had len bytes, at least the ones captured (a
+     * record claiming fewer is damaged). */
+    uint32_t wire = len > caplen ? len : caplen;
+    return decode_ip(&x, caplen - hdr, wire - hdr, o);
 }
 
 static void set_l4(struct xdr *x, uint32_t ip_payload_len, struct net_pkt *o)
@@ -123,6 +126,14 @@ static enum net_result decode_ipv4(struct xdr *x, uint32_t wire_len, struct net_
     /* Segmentation offload hands captures IP lengths of 0: trust the frame. */
     if (total == 0) total = wire_len;
     if (total < ihl) return NET_UNDECODABLE;
+    /* A length beyond the frame's own (a damaged header) would take bytes
+     * the frame never had from the stream: clamp to what it held (tcpdump's
+     * "truncated-ip"). Link padding past the total length is not the IP's. */
+    if (total > wire_len) {
+        if (wire_len < ihl) return NET_UNDECODABLE;
+        total = wire_len;
+        o->ip_len_clamped = true;
+    }
     o->ipver = 4;
     o->frag_id = id;
     /* from locals: reading back the fields just stored would stall */
@@ -146,6 +157,10 @@ static enum net_result decode_ipv6(struct xdr *x, uint32_t wire_len, struct net_
     xdr_bytes(x, o->dst.a, 16);
     if (!xdr_ok(x)) return NET_UNDECODABLE;
     if (plen == 0 && wire_len > 40) plen = wire_len - 40; /* jumbogram or offload */
+    if (wire_len >= 40 && plen > wire_len - 40) { /* (the header was captured: wire_len >= 40) */
+        plen = wire_len - 40;
+        o->ip_len_clamped = true;
+    }
     uint32_t start = xdr_pos(x);
     o->ipver = 6;
     /* Walk extension headers; each is bounded by the reader. */

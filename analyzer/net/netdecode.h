@@ -24,6 +24,11 @@ struct net_pkt {
     bool more_fragments;
     uint32_t frag_offset; /* bytes */
     uint32_t frag_id;
+    /* The IPv4 total length / IPv6 payload length claimed more bytes than
+     * the frame had on the wire (its original length): l4_len is clamped to
+     * what the frame held (ns_stats.frames_ip_len_clamped). Not the snaplen:
+     * bytes on the wire but not captured are l4_len - l4_caplen. */
+    bool ip_len_clamped;
 };
 
 /* Decode frame bytes of a link type. */

@@ -1,6 +1,7 @@
 /* The analyzer object: creation, the frame loop, time, settle/finish, and
  * the public result accessors. The stages themselves are in transport.c
  * (frames to RPC messages) and emit.c (RPC events to the front end). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,19 +116,111 @@ void ns_analyzer_on_event(ns_analyzer *a, ns_event_fn fn, void *ctx)
     a->event_ctx = ctx;
 }
 
+/* ---- time ----
+ * Time never goes backwards inside the analyzer, and one bad timestamp
+ * must not move it: a frame stamped a year late would otherwise freeze the
+ * clock (every later latency 0, no housekeeping), one stamped in 1970 would
+ * be taken as happening now and say nothing. A frame is in line when it is
+ * at most TS_BACK_MAX before the frame in line before it (reordering across
+ * NIC queues: counted, taken at the clock's time) and at most TS_FWD_MAX
+ * after the clock (a pause of an idle mount). Any other frame is analysed
+ * at the clock's time and held as a candidate new time (a streaming
+ * analyzer cannot look ahead): when the next TS_CONFIRM frames agree with
+ * it, the capture's clock did jump (a long pause, files joined, a clock
+ * stepped) and the analysis follows: forward, the clock moves; backward,
+ * frame times are shifted so that time goes on from the clock (latencies
+ * within each part stay right). A frame in line first makes the
+ * candidate's frames outliers: counted, left out of the capture's span. */
+#define TS_BACK_MAX (1000000000ll)               /* 1 s */
+#define TS_FWD_MAX (15ll * 60 * 1000000000ll)    /* 15 minutes: past the 10 idle minutes a flow is kept */
+#define TS_CONFIRM 2u
+
+/* t within [ref - TS_BACK_MAX, fwd_ref + TS_FWD_MAX], without overflow */
+static bool ts_near(int64_t t, int64_t ref, int64_t fwd_ref)
+{
+    int64_t d;
+    if (__builtin_sub_overflow(t, ref, &d) || d < -TS_BACK_MAX) return false;
+    if (__builtin_sub_overflow(t, fwd_ref, &d) || d > TS_FWD_MAX) return false;
+    return true;
+}
+
+static void span_add(struct ns_stats *st, int64_t t)
+{
+    if (t < st->first_ts_ns) st->first_ts_ns = t;
+    if (t > st->last_ts_ns) st->last_ts_ns = t;
+}
+
+/* The candidate's frames were outliers after all. */
+static void ts_drop_candidate(struct ns_analyzer *a)
+{
+    a->st.frames_ts_outliers += a->ts.cand_n;
+    a->ts.cand_n = 0;
+}
+
+/* The next TS_CONFIRM frames agreed with the candidate: the clock follows. */
+static void ts_jump(struct ns_analyzer *a)
+{
+    struct ns_stats *st = &a->st;
+    int64_t to = a->ts.cand_last;
+    if (a->ts.initial && a->ts.regime <= TS_CONFIRM) {
+        /* The capture's first frames were the outliers: the span starts
+         * here (the clock may go back: only those few frames saw it). */
+        st->frames_ts_outliers += a->ts.regime;
+        st->first_ts_ns = a->ts.cand_first;
+        st->last_ts_ns = to;
+        a->now = to;
+    } else if (to < a->now) {
+        a->ts.off += a->now - to; /* from here on, time goes on from the clock */
+        to = a->now;
+    } else {
+        a->now = to;
+    }
+    span_add(st, a->now);
+    a->ts.last = to;
+    a->ts.regime = a->ts.cand_n;
+    a->ts.cand_n = 0;
+    a->ts.initial = false;
+}
+
+/* The time at which a frame stamped ts_ns is analysed. */
+static int64_t frame_time(struct ns_analyzer *a, int64_t ts_ns)
+{
+    struct ns_stats *st = &a->st;
+    int64_t t;
+    if (__builtin_add_overflow(ts_ns, a->ts.off, &t)) t = ts_ns < 0 ? INT64_MIN : INT64_MAX;
+    if (st->frames == 1) {
+        st->first_ts_ns = st->last_ts_ns = a->now = a->last_expire = a->ts.last = t;
+        a->ts.regime = 1;
+        a->ts.initial = true;
+        return t;
+    }
+    if (ts_near(t, a->ts.last, a->now)) {
+        if (a->ts.cand_n) ts_drop_candidate(a);
+        a->ts.regime++;
+        if (t < a->ts.last) st->frames_ts_backwards++; /* reordered: taken at the clock's time */
+        else a->ts.last = t;
+        if (t > a->now) a->now = t;
+        span_add(st, a->now);
+        return a->now;
+    }
+    if (a->ts.cand_n && ts_near(t, a->ts.cand_last, a->ts.cand_last)) {
+        if (t > a->ts.cand_last) a->ts.cand_last = t;
+        if (++a->ts.cand_n > TS_CONFIRM) ts_jump(a);
+    } else {
+        ts_drop_candidate(a);
+        a->ts.cand_n = 1;
+        a->ts.cand_first = a->ts.cand_last = t;
+    }
+    return a->now;
+}
+
 void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)
 {
     if (a->finished) return;
     struct ns_stats *st = &a->st;
     st->frames++;
     st->bytes += fr->len;
-    /* Time never goes backwards inside the analyzer: a frame stamped before
-     * its predecessor is taken as happening at the same time. */
-    int64_t ts = fr->ts_ns;
-    if (st->frames == 1) { st->first_ts_ns = ts; a->last_expire = ts; }
-    else if (ts < a->now) ts = a->now;
-    a->now = ts;
-    st->last_ts_ns = ts;
+    frame_time(a, fr->ts_ns);
     a->frame = fr->number;
     if (fr->caplen < fr->len) st->frames_truncated++;
     transport_frame(a, fr->linktype, fr->data, fr->caplen, fr->len);
@@ -136,8 +229,18 @@ void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)
 
 void ns_analyzer_tick(ns_analyzer *a, int64_t now_ns)
 {
-    if (a->finished || !a->st.frames || now_ns <= a->now) return;
-    a->now = now_ns;
+    /* The front end's clock is trusted; it reads the same clock as the
+     * frames' timestamps, shifted as they are. */
+    int64_t t;
+    if (__builtin_add_overflow(now_ns, a->ts.off, &t)) return;
+    if (a->finished || !a->st.frames || t <= a->now) return;
+    a->now = t;
+    /* the clock reached the candidate's time: its frames were right */
+    if (a->ts.cand_n && ts_near(a->ts.cand_last, a->now, a->now)) {
+        a->ts.cand_n = 0;
+        a->ts.last = a->ts.cand_last;
+        a->ts.initial = false;
+    }
     transport_housekeeping(a, false);
 }
 
@@ -152,6 +255,7 @@ void ns_analyzer_settle(ns_analyzer *a)
 void ns_analyzer_finish(ns_analyzer *a)
 {
     if (a->finished) return;
+    ts_drop_candidate(a); /* no frame came to confirm it */
     transport_flush_all(a);
     ipfrag_expire(a->frags, a->now, -1);
     rpc_stage_flush(a->rpc, a->now, -1);

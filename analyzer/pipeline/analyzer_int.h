@@ -32,6 +32,17 @@ struct ns_analyzer {
     int64_t now;
     int64_t last_expire;
     bool finished;
+    /* Frame timestamps (analyzer.c frame_time): a frame far out of line
+     * with the clock is analysed at the clock's time and held as a
+     * candidate new time; the clock moves to it when the next frames agree. */
+    struct {
+        int64_t off;         /* added to frame timestamps: the capture's clock stepped back */
+        int64_t last;        /* time of the last frame in line (ticks not included) */
+        int64_t cand_first, cand_last; /* the candidate new time's frames */
+        uint32_t cand_n;     /* frames agreeing with the candidate (0: none) */
+        uint32_t regime;     /* frames in line with the clock since it was set */
+        bool initial;        /* the clock is still the first frame's */
+    } ts;
 };
 
 /* transport.c: one decoded frame (or tick) through the transport stages. */

@@ -176,8 +176,13 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
     uint32_t seq = s->seq;
     bool syn = s->flags & TH_SYN;
     if (syn && tcp_reasm_syn_stale(d, seq)) {
-        c->st->syn_ignored++; /* not a new connection: the segment is taken as plain data */
-        syn = false;
+        /* Not a new connection, and no part of this one: a corrupt or
+         * replayed segment (a real one repeated the segment before it plus
+         * a few bytes). Its payload is not the stream's: taken as data,
+         * its bytes past the next expected one would push the stream ahead
+         * of the real segment that carries them, and cut the next record. */
+        c->st->syn_ignored++;
+        return;
     }
     if (syn) {
         d->isn = seq;

@@ -74,7 +74,8 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir,
  * bytes before it were lost from the capture), or when nothing is known. */
 bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq);
 /* A SYN whose sequence number lies in bytes this direction already
- * delivered belongs to no new connection (a corrupt or replayed segment). */
+ * delivered belongs to no new connection (a corrupt or replayed segment):
+ * tcp_reasm_segment counts it and ignores it, payload, ACK and FIN included. */
 bool tcp_reasm_syn_stale(const struct tcp_dir *d, uint32_t seq);
 /* Deliver everything queued, with holes for what is missing (flow end). */
 void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir);

@@ -86,3 +86,53 @@ add_test(NAME e2e.gen.dead_sessions
                  ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_dead_sessions.py
                  $<TARGET_FILE:nfsscope> ${_gen_paths})
 set_tests_properties(e2e.gen.dead_sessions PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 120 LABELS "e2e;gen;sessions")
+
+# Captures with one damaged frame (issue 20; tests/gen/make_frame_captures.py,
+# into ${CMAKE_BINARY_DIR}/gen-frames, fixture `gen_frames`): timestamps a
+# year late, in 1970, a real jump of the clock, reordered frames; IP lengths
+# beyond the frame; UDP lengths disagreeing with the IP payload; a SYN with
+# data inside an IPv6 stream. e2e.gen.<name> (txn log), e2e.gen.frames.*
+# (determinism, tshark, "Not analysed" counters, latencies and span).
+set(_fr_make ${_gen_dir}/make_frame_captures.py)
+set(_fr_out ${CMAKE_BINARY_DIR}/gen-frames)
+execute_process(COMMAND ${Python3_EXECUTABLE} ${_fr_make} --list
+                OUTPUT_VARIABLE _fr_list RESULT_VARIABLE _fr_rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(_fr_rc EQUAL 0)
+  string(REPLACE "\n" ";" _fr_files "${_fr_list}")
+  set(_fr_paths "")
+  foreach(_f ${_fr_files})
+    list(APPEND _fr_paths ${_fr_out}/${_f})
+  endforeach()
+  add_test(NAME e2e.gen.frames.make
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 ${Python3_EXECUTABLE} ${_fr_make} ${_fr_out})
+  set_tests_properties(e2e.gen.frames.make PROPERTIES FIXTURES_SETUP gen_frames TIMEOUT 300 LABELS "e2e;gen")
+  add_test(NAME e2e.gen.frames.deterministic
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${_fr_make} --same-as ${_fr_out})
+  add_test(NAME e2e.gen.frames.tshark_clean
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${_gen_dir}/check_tshark_clean.py ${_fr_paths})
+  set_tests_properties(e2e.gen.frames.tshark_clean PROPERTIES SKIP_RETURN_CODE 77 LABELS "e2e;gen;tshark")
+  add_test(NAME e2e.gen.frames.counters
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_counters.py
+                   $<TARGET_FILE:nfsscope> ${_fr_paths})
+  add_test(NAME e2e.gen.frames.time
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_time_faults.py
+                   $<TARGET_FILE:nfsscope> ${_fr_paths})
+  set_tests_properties(e2e.gen.frames.deterministic e2e.gen.frames.counters e2e.gen.frames.time
+                       PROPERTIES LABELS "e2e;gen")
+  set_tests_properties(e2e.gen.frames.deterministic e2e.gen.frames.tshark_clean e2e.gen.frames.counters
+                       e2e.gen.frames.time PROPERTIES FIXTURES_REQUIRED gen_frames TIMEOUT 300)
+  foreach(_f ${_fr_files})
+    string(REGEX REPLACE "\\.pcap$" "" _name "${_f}")
+    add_test(NAME e2e.gen.${_name}
+             COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                     ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_expected.py
+                     $<TARGET_FILE:nfsscope> ${_fr_out}/${_f} ${_fr_out}/${_name}.expected.jsonl)
+    set_tests_properties(e2e.gen.${_name} PROPERTIES FIXTURES_REQUIRED gen_frames TIMEOUT 120 LABELS "e2e;gen")
+  endforeach()
+else()
+  message(WARNING "generated captures: `make_frame_captures.py --list` failed (${_fr_rc})")
+endif()
