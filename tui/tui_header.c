@@ -33,14 +33,15 @@ static void draw_not_analysed(struct tui *t, int y, int x)
     struct ns_loss_row rows[NS_LOSS_ROWS];
     size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
     char text[256];
-    int len = snprintf(text, sizeof text, "not analysed: ");
+    bool narrow = t->cols < 110;
+    int len = snprintf(text, sizeof text, narrow ? "lost: " : "not analysed: ");
     int room = t->cols - x, shown = 0, more = 0;
     for (size_t i = 0; i < n; i++) {
         if (!rows[i].lost || !rows[i].value) continue;
         char part[64];
         int pl = snprintf(part, sizeof part, "%s%s %llu", shown ? ", " : "", rows[i].brief,
                           (unsigned long long)rows[i].value);
-        if (more || len + pl + 8 > room || len + pl >= (int)sizeof text) { more++; continue; }
+        if (more || len + pl + 4 > room || len + pl >= (int)sizeof text) { more++; continue; }
         memcpy(text + len, part, (size_t)pl + 1);
         len += pl;
         shown++;
@@ -106,7 +107,10 @@ void draw_header(struct tui *t)
     }
     char drops[32] = "-";
     if (t->st.drops_known) snprintf(drops, sizeof drops, "%llu", (unsigned long long)t->st.drops);
-    int x = snprintf(line, sizeof line, "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
+    /* 80 columns: single spaces, to leave room for what was lost */
+    int x = snprintf(line, sizeof line,
+                     narrow ? "frames/s %.0f calls/s %.0f MB/s %.2f drops %s conns %zu sessions %zu "
+                            : "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
                      h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
     mvaddnstr(1, 0, line, t->cols);
     /* narrow: the severities end the first line instead */

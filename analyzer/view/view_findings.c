@@ -47,5 +47,14 @@ uint64_t ns_finding_capture_gaps(ns_analyzer *a, const struct ns_finding *f)
         const struct ns_conn *c = ns_analyzer_conn(a, f->conns[i]);
         if (c) n += c->gaps;
     }
+    /* a session's calls take any of its connections (nconnect, trunking):
+     * the one a lost call was on need not be the one the finding names */
+    const struct ns_session_view *s = f->has_session ? ns_analyzer_session_by_id(a, f->sessionid) : NULL;
+    for (uint32_t i = 0; s && i < s->nconns && i < NS_SESSION_CONNS; i++) {
+        bool named = false;
+        for (unsigned k = 0; k < f->nconns && k < NS_FINDING_CONNS; k++) named |= f->conns[k] == s->conns[i].conn_id;
+        const struct ns_conn *c = named ? NULL : ns_analyzer_conn(a, s->conns[i].conn_id);
+        if (c) n += c->gaps;
+    }
     return n;
 }

@@ -58,6 +58,32 @@ if [ "$mode" = hangup ]; then
   echo "ok: $sample TERM=$term hangup"
   exit 0
 fi
+if [ "$mode" = loss ]; then
+  # frames missing from the capture: the header says so, with tshark's
+  # count of gaps (frames after a segment not captured); the intact sample
+  # (no gap, no IP fragment per tshark) reads "not analysed: nothing"
+  lost=$work/$sample-drop.pcap
+  editcap "$pcap" "$lost" $(seq 76 150 2000) >"$work/editcap.log" 2>&1 || fail "editcap: $(cat "$work/editcap.log")"
+  gaps=$(tshark -r "$lost" -Y tcp.analysis.lost_segment 2>/dev/null | wc -l)
+  [ "$gaps" -gt 0 ] || fail "no gap made in $sample"
+  clean=$(tshark -r "$pcap" -Y 'tcp.analysis.lost_segment or ip.flags.mf == 1 or ip.frag_offset > 0' 2>/dev/null | wc -l)
+  for f in "$pcap" "$lost"; do
+    T new-session -d -s s -x 132 -y 40 "env TERM=$term \"$bin\" -r \"$f\" --tui --speed max; exec sleep 600"
+    wait_for 'end of capture'
+    if [ "$f" = "$lost" ]; then
+      wait_for "not analysed: .*gaps $gaps([^0-9]|\$)"
+      T resize-window -t s -x 80 -y 24
+      wait_for '^1 Sessi.*q quit'
+      awk 'length($0) > 80 {exit 1}' "$work/pane" || fail "a line longer than 80 columns"
+      grep -qE "lost: gaps $gaps( |\$)" "$work/pane" || fail "'lost: gaps $gaps' not readable at 80x24"
+    elif [ "$clean" = 0 ]; then
+      wait_for 'not analysed: nothing'
+    fi
+    T kill-session -t s
+  done
+  echo "ok: $sample TERM=$term loss (gaps $gaps)"
+  exit 0
+fi
 T new-session -d -s s -x 132 -y 40 \
   "env TERM=$term sh -c 'stty -g > before; \"$bin\" -r \"$pcap\" --tui --speed $speed; echo \$? > rc; stty -g > after; echo nfsscope exited \$(cat rc); exec sleep 600'"
 

@@ -380,6 +380,59 @@ static void test_sections_and_kinds(void)
     CHECK(!ns_kind_listed("SLOT_LIMITED", ""));
 }
 
+/* "Not analysed": each counter lands in its one row, with the JSON key the
+ * reports print, and only causes that lose something make it non-empty. */
+static void test_loss_rows(void)
+{
+    struct ns_stats st;
+    memset(&st, 0, sizeof st);
+    struct ns_loss_row rows[NS_LOSS_ROWS];
+    size_t n = ns_loss_rows(&st, rows, NS_LOSS_ROWS);
+    CHECK(n > 30 && n <= NS_LOSS_ROWS);
+    CHECK(ns_loss_nothing(&st));
+    for (size_t i = 0; i < n; i++) {
+        CHECK_EQ_U(rows[i].value, 0);
+        for (size_t k = i + 1; k < n; k++) CHECK(rows[i].group != rows[k].group || strcmp(rows[i].key, rows[k].key));
+    }
+    static const struct { size_t off; const char *key; uint8_t group; bool lost; } cases[] = {
+        {offsetof(struct ns_stats, tcp_gaps), "tcp_gaps", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, tcp_retransmitted), "tcp_retransmitted_segments", NS_LOSS_NOT_ANALYSED, false},
+        {offsetof(struct ns_stats, tcp_out_of_order), "tcp_out_of_order", NS_LOSS_NOT_ANALYSED, false},
+        {offsetof(struct ns_stats, rpc_calls_timed_out), "calls_timed_out", NS_LOSS_NOT_ANALYSED, false},
+        {offsetof(struct ns_stats, tcp_flows_not_rpc), "tcp_flows_not_rpc", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, tcp_bytes_unsynced), "tcp_bytes_unsynced", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, rpc_msgs_lost), "messages_lost", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, frames_ip_len_clamped), "ip_length_clamped", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, frames_udp_len_bad), "udp_length_bad", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, frames_ts_outliers), "timestamp_outliers", NS_LOSS_NOT_ANALYSED, true},
+        {offsetof(struct ns_stats, frames_ts_backwards), "timestamp_backwards", NS_LOSS_NOT_ANALYSED, false},
+        {offsetof(struct ns_stats, rpc_calls_outstanding_evicted), "outstanding_calls", NS_LOSS_EVICTED, true},
+        {offsetof(struct ns_stats, evicted_pending_calls), "pending_calls", NS_LOSS_EVICTED, true},
+        {offsetof(struct ns_stats, flows_retired_idle), "flows_retired_idle", NS_LOSS_NOT_ANALYSED, true},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memset(&st, 0, sizeof st);
+        uint64_t v = 1000 + c;
+        memcpy((char *)&st + cases[c].off, &v, sizeof v);
+        n = ns_loss_rows(&st, rows, NS_LOSS_ROWS);
+        size_t hits = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!rows[i].value) continue;
+            hits++;
+            CHECK_EQ_U(rows[i].value, v);
+            CHECK_EQ_S(rows[i].key, cases[c].key);
+            CHECK_EQ_U(rows[i].group, cases[c].group);
+            CHECK(rows[i].lost == cases[c].lost);
+            CHECK(rows[i].label && rows[i].label[0] && rows[i].brief && strlen(rows[i].brief) <= 24);
+        }
+        CHECK_EQ_U(hits, 1);
+        CHECK(ns_loss_nothing(&st) == !cases[c].lost);
+    }
+    /* a short buffer gets the first rows only */
+    CHECK_EQ_U(ns_loss_rows(&st, rows, 3), 3);
+    CHECK_EQ_S(rows[0].key, "undecodable_frames");
+}
+
 int main(void)
 {
     test_session_names();
@@ -393,5 +446,6 @@ int main(void)
     test_udp();
     test_rows();
     test_sections_and_kinds();
+    test_loss_rows();
     return check_done("test_view");
 }

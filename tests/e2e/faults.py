@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Fault injection over the real sample captures: the damage production
+captures carry, each checked against the run on the intact capture.
+
+    faults.py NFSSCOPE OUTDIR FAULT SAMPLE.pcap...
+
+FAULT is one of:
+  dup      every 100th frame (index 50, 150, ...) captured twice in a row
+           (tcpdump -i any, a mirror port): nothing lost, no RPC
+           retransmission added, the same transactions;
+  swap     every 100th pair of neighbours (index 30/31, 130/131, ...)
+           swapped, each keeping its timestamp (a multi-queue NIC): nothing
+           lost, no RPC retransmission added;
+  drop     every 150th frame (index 75, 225, ...) missing: the messages lost
+           are at most those whose bytes were in the dropped frames (tshark
+           on the intact capture tells which: the RPC messages of the frame,
+           the message its bytes were reassembled into, the datagram its IP
+           fragment belonged to), and "Not analysed" says something was lost
+           (JSON nothing: false, the text report not "nothing") whenever a
+           dropped frame carried TCP payload;
+  latets   the middle frame stamped a year late: every operation's p50 and
+           p99 within 3% (or 2 us) of the intact run, the same counts, the
+           same span, timestamp_outliers 1;
+  badlen   the first IPv4 frame carrying TCP payload past the middle claims
+           1,000 bytes more than it holds (header checksum recomputed, so
+           only the length lies): at most the messages of that frame lost,
+           ip_length_clamped 1.
+
+Frame numbers of the faulted file are mapped back to the intact file's
+before comparing.  Expected values come from the intact run of the same
+binary and from tshark; the checker never reads an expected number from
+nfsscope's output on the faulted capture.  pcapng samples are skipped
+(their pcap twins are checked)."""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+YEAR = 365 * 86400
+FAILS = []
+
+
+def fail(what):
+    FAILS.append(what)
+    print("FAIL: " + what)
+
+
+# ---- pcap files ----
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        e = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = ">"
+    else:
+        return None
+    linktype = struct.unpack(e + "I", data[20:24])[0] & 0x0fffffff
+    recs, off = [], 24
+    while off + 16 <= len(data):
+        s, frac, cap, orig = struct.unpack(e + "IIII", data[off:off + 16])
+        recs.append([s, frac, orig, bytearray(data[off + 16:off + 16 + cap])])
+        off += 16 + cap
+    return {"e": e, "head": data[:24], "linktype": linktype, "recs": recs}
+
+
+def write_pcap(path, cap, recs):
+    e = cap["e"]
+    with open(path, "wb") as f:
+        f.write(cap["head"])
+        for s, frac, orig, data in recs:
+            f.write(struct.pack(e + "IIII", s, frac, len(data), orig))
+            f.write(data)
+
+
+def ip_offset(linktype, d):
+    """Offset of the IP header in a frame, or None."""
+    if linktype == 1:  # Ethernet, VLAN tags
+        off, et = 12, None
+        while off + 2 <= len(d):
+            et = struct.unpack(">H", d[off:off + 2])[0]
+            if et in (0x8100, 0x88a8):
+                off += 4
+                continue
+            break
+        return off + 2 if et in (0x0800, 0x86dd) else None
+    if linktype == 113:
+        return 16
+    if linktype == 276:
+        return 20
+    if linktype == 101:
+        return 0
+    if linktype in (0, 108):
+        return 4
+    return None
+
+
+def ipv4_tcp_payload(linktype, d):
+    """(ip offset) when the frame is an unfragmented IPv4 TCP segment with payload."""
+    o = ip_offset(linktype, d)
+    if o is None or len(d) < o + 40 or d[o] >> 4 != 4 or d[o + 9] != 6:
+        return None
+    ihl = (d[o] & 15) * 4
+    total = struct.unpack(">H", d[o + 2:o + 4])[0]
+    if struct.unpack(">H", d[o + 6:o + 8])[0] & 0x3fff:
+        return None
+    thl = (d[o + ihl + 12] >> 4) * 4
+    return o if total - ihl - thl > 0 else None
+
+
+def ip_checksum(h):
+    s = 0
+    for i in range(0, len(h), 2):
+        s += (h[i] << 8) + h[i + 1]
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
+# ---- the faults: each returns (records, new index -> intact index, facts) ----
+
+def fault_dup(cap):
+    out, m = [], []
+    for i, r in enumerate(cap["recs"]):
+        out.append(r)
+        m.append(i)
+        if i % 100 == 50:
+            out.append([r[0], r[1], r[2], bytearray(r[3])])
+            m.append(i)
+    return out, m, {}
+
+
+def fault_swap(cap):
+    recs = list(cap["recs"])
+    m = list(range(len(recs)))
+    for i in range(30, len(recs) - 1, 100):
+        recs[i], recs[i + 1] = recs[i + 1], recs[i]
+        m[i], m[i + 1] = m[i + 1], m[i]
+    return recs, m, {}
+
+
+def fault_drop(cap):
+    keep = [i for i in range(len(cap["recs"])) if i % 150 != 75]
+    return [cap["recs"][i] for i in keep], keep, {"dropped": [i for i in range(len(cap["recs"])) if i % 150 == 75]}
+
+
+def fault_latets(cap):
+    recs = [list(r) for r in cap["recs"]]
+    mid = len(recs) // 2
+    recs[mid][0] += YEAR
+    return recs, list(range(len(recs))), {"late": mid}
+
+
+def fault_badlen(cap):
+    recs = [list(r) for r in cap["recs"]]
+    for i in range(len(recs) // 2, len(recs)):
+        o = ipv4_tcp_payload(cap["linktype"], recs[i][3])
+        if o is None:
+            continue
+        d = bytearray(recs[i][3])
+        total = struct.unpack(">H", d[o + 2:o + 4])[0]
+        if total + 1000 > 0xffff:
+            continue
+        d[o + 2:o + 4] = struct.pack(">H", total + 1000)
+        ihl = (d[o] & 15) * 4
+        d[o + 10:o + 12] = b"\0\0"
+        d[o + 10:o + 12] = struct.pack(">H", ip_checksum(bytes(d[o:o + ihl])))
+        recs[i][3] = d
+        return recs, list(range(len(recs))), {"bad": i}
+    return None, None, None
+
+
+FAULTS = {"dup": fault_dup, "swap": fault_swap, "drop": fault_drop, "latets": fault_latets, "badlen": fault_badlen}
+
+
+# ---- running ----
+
+def analyse(nfsscope, path, txnlog):
+    p = subprocess.run([nfsscope, "-r", path, "--format", "json", "--txn-log", txnlog],
+                       capture_output=True, text=True)
+    if p.returncode not in (0, 3):
+        fail("%s: exit %d: %s" % (path, p.returncode, p.stderr.strip()))
+        return None, []
+    with open(txnlog) as f:
+        txns = [json.loads(line) for line in f if line.strip()]
+    return json.loads(p.stdout), txns
+
+
+def text_report(nfsscope, path):
+    p = subprocess.run([nfsscope, "-r", path, "-q"], capture_output=True, text=True)
+    return p.stdout
+
+
+def tshark_messages(path):
+    """Per frame (1-based): RPC messages located in it, the frame its TCP
+    bytes were reassembled in, the frame its IP fragment was reassembled in,
+    TCP payload length."""
+    p = subprocess.run(["tshark", "-2", "-n", "-r", path, "-o", "tcp.try_heuristic_first:TRUE", "-T", "fields",
+                        "-E", "separator=|", "-e", "frame.number", "-e", "rpc.xid", "-e", "tcp.reassembled_in",
+                        "-e", "ip.reassembled_in", "-e", "tcp.len"], capture_output=True, text=True)
+    info = {}
+    for line in p.stdout.splitlines():
+        f = line.split("|")
+        if len(f) < 5 or not f[0]:
+            continue
+        n = int(f[0])
+        xids = [x for x in f[1].split(",") if x]
+        info[n] = {"msgs": len(xids), "tcp_in": int(f[2]) if f[2] else None,
+                   "ip_in": int(f[3]) if f[3] else None, "tcp_len": int(f[4]) if f[4] else 0}
+    return info
+
+
+def loss_budget(info, frames):
+    """Messages whose bytes were in these (1-based, intact) frames."""
+    touched = set()
+    for n in frames:
+        i = info.get(n)
+        if not i:
+            continue
+        for k in range(i["msgs"]):
+            touched.add((n, k))
+        for g in (i["tcp_in"], i["ip_in"]):
+            if g and g != n:
+                touched.add((g, "any"))
+    return len(touched)
+
+
+def mapped(txns, m):
+    """Transactions with frames mapped to the intact capture's numbers."""
+    out = []
+    for t in txns:
+        cf = m[t["call_frame"] - 1] + 1 if t["call_frame"] else 0
+        rf = m[t["reply_frame"] - 1] + 1 if t["reply_frame"] else 0
+        out.append((cf, rf, t["conn"], t["xid"], t["sends"], t["dup_replies"]))
+    return out
+
+
+def paired(txns):
+    return sum(1 for t in txns if t["call_frame"] and t["reply_frame"])
+
+
+RPC_KEYS = ("calls", "replies", "unmatched_calls", "orphan_replies", "retransmissions", "dup_replies",
+            "transactions")
+
+
+def check_sample(nfsscope, outdir, fault, sample):
+    cap = read_pcap(sample)
+    name = os.path.basename(sample)
+    if cap is None:
+        print("skip %s: not a pcap file" % name)
+        return
+    base, base_txns = analyse(nfsscope, sample, os.path.join(outdir, name + ".txn"))
+    if base is None:
+        return
+    recs, m, facts = FAULTS[fault](cap)
+    if recs is None:
+        print("skip %s: no frame for the fault %s" % (name, fault))
+        return
+    path = os.path.join(outdir, "%s.%s.pcap" % (os.path.splitext(name)[0], fault))
+    write_pcap(path, cap, recs)
+    got, got_txns = analyse(nfsscope, path, path + ".txn")
+    if got is None:
+        return
+    label = "%s %s" % (fault, name)
+    na = got["not_analysed"]
+    if fault in ("dup", "swap"):
+        for k in RPC_KEYS:
+            if got["rpc"][k] != base["rpc"][k]:
+                fail("%s: rpc.%s %s, intact %s" % (label, k, got["rpc"][k], base["rpc"][k]))
+        a, b = sorted(mapped(base_txns, list(range(len(cap["recs"]))))), sorted(mapped(got_txns, m))
+        if fault == "swap":  # a message may complete in the other frame of a swapped pair
+            a = sorted(x[2:] for x in a)
+            b = sorted(x[2:] for x in b)
+        if a != b:
+            diff = sorted(set(a) ^ set(b))[:4]
+            fail("%s: transactions differ from the intact run (%d vs %d), e.g. %s" % (label, len(b), len(a), diff))
+        for k in ("messages_lost", "tcp_gaps", "record_resyncs", "messages_truncated"):
+            if na.get(k, 0) != base["not_analysed"].get(k, 0):
+                fail("%s: not_analysed.%s %s, intact %s" % (label, k, na.get(k), base["not_analysed"].get(k)))
+    elif fault in ("drop", "badlen"):
+        frames = [i + 1 for i in facts["dropped"]] if fault == "drop" else [facts["bad"] + 1]
+        info = tshark_messages(sample)
+        budget = loss_budget(info, frames)
+        lost_msgs = (base["rpc"]["calls"] - got["rpc"]["calls"]) + (base["rpc"]["replies"] - got["rpc"]["replies"])
+        lost_pairs = paired(base_txns) - paired(got_txns)
+        if lost_msgs > budget:
+            fail("%s: %d messages lost, the faulted frames held at most %d" % (label, lost_msgs, budget))
+        if lost_pairs > budget:
+            fail("%s: %d call/reply pairs lost, the faulted frames held at most %d messages" % (label, lost_pairs, budget))
+        payload = any(info.get(n, {}).get("tcp_len", 0) > 0 for n in frames)
+        if fault == "drop" and payload:
+            if na.get("nothing", True):
+                fail("%s: TCP payload dropped, yet not_analysed.nothing is true" % label)
+            text = text_report(nfsscope, path)
+            sect = text.split("\nNot analysed\n", 1)[-1]
+            if sect.startswith("  nothing"):
+                fail("%s: TCP payload dropped, yet the text report says 'Not analysed: nothing'" % label)
+        if fault == "badlen" and na.get("ip_length_clamped") != 1:
+            fail("%s: not_analysed.ip_length_clamped %s, want 1" % (label, na.get("ip_length_clamped")))
+        print("%-8s %-36s lost %d messages / %d pairs (budget %d), nothing=%s" % (
+            fault, name, lost_msgs, lost_pairs, budget, na.get("nothing")))
+        return
+    elif fault == "latets":
+        for k in ("calls", "replies", "unmatched_calls", "orphan_replies", "transactions"):
+            if got["rpc"][k] != base["rpc"][k]:
+                fail("%s: rpc.%s %s, intact %s" % (label, k, got["rpc"][k], base["rpc"][k]))
+        if na.get("timestamp_outliers") != 1:
+            fail("%s: not_analysed.timestamp_outliers %s, want 1" % (label, na.get("timestamp_outliers")))
+        if got["capture"].get("duration_s") != base["capture"].get("duration_s"):
+            fail("%s: span %s s, intact %s s" % (label, got["capture"].get("duration_s"), base["capture"].get("duration_s")))
+        bops = {(o["name"], o["version"]): o for o in base["ops"]}
+        worst = 0.0
+        for o in got["ops"]:
+            b = bops.get((o["name"], o["version"]))
+            if not b or not b["latency_samples"]:
+                continue
+            for k in ("p50_us", "p99_us"):
+                d = abs(o[k] - b[k])
+                rel = d / b[k] if b[k] else 0
+                if d > 2 and rel > 0.03:
+                    fail("%s: %s %s %s us, intact %s us" % (label, o["name"], k, o[k], b[k]))
+                worst = max(worst, rel)
+        print("%-8s %-36s worst percentile change %.2f%%" % (fault, name, worst * 100))
+        return
+    print("%-8s %-36s ok (calls %d, retransmissions %d)" % (fault, name, got["rpc"]["calls"],
+                                                             got["rpc"]["retransmissions"]))
+
+
+def main(argv):
+    if len(argv) < 5 or argv[3] not in FAULTS:
+        print(__doc__)
+        return 2
+    nfsscope, outdir, fault = argv[1], argv[2], argv[3]
+    os.makedirs(outdir, exist_ok=True)
+    for s in argv[4:]:
+        check_sample(nfsscope, outdir, fault, s)
+    print("%s: %d problem%s" % (fault, len(FAILS), "" if len(FAILS) == 1 else "s"))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
