@@ -93,6 +93,7 @@ static void run(int lt, const struct frame *f, uint32_t hdr, int ipver, const ch
     if (r != NET_OK) { fprintf(stderr, "  (%s)\n", what); return; }
     if (ipver == 4) expect_v4(&p, g + hdr);
     else expect_v6(&p, g + hdr);
+    CHECK(!p.ip_len_clamped);
     unsigned bad = 0;
     for (uint32_t cut = 0; cut < hdr; cut++) {
         g = guarded(f->b, cut);
@@ -388,8 +389,73 @@ static void test_ipv6_ext(void)
     CHECK_EQ_U(net_decode(101, guarded(f.b, f.n), f.n, f.n, &p), NET_UNDECODABLE);
 }
 
+/* An IP length beyond what the frame held on the wire is clamped to it and
+ * flagged; the snaplen (caplen < len) and link padding are not. */
+static void test_ip_len_clamp(void)
+{
+    struct net_pkt p;
+    struct frame f = {.n = 0};
+    /* IPv4 claiming 1,000 bytes more than its 40-byte frame */
+    ip4(&f, 5, 1040, 1, 0);
+    put(&f, UDP, 20);
+    CHECK_EQ_U(net_decode(101, guarded(f.b, f.n), f.n, f.n, &p), NET_OK);
+    CHECK(p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    CHECK_EQ_U(p.l4_caplen, 20);
+    /* the same cut by a 30-byte snaplen: still clamped to the wire length */
+    CHECK_EQ_U(net_decode(101, guarded(f.b, 30), 30, f.n, &p), NET_OK);
+    CHECK(p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    CHECK_EQ_U(p.l4_caplen, 10);
+    /* a right length cut by the snaplen: not clamped, the rest uncaptured */
+    f.n = 0;
+    ip4(&f, 5, 40, 1, 0);
+    put(&f, UDP, 20);
+    CHECK_EQ_U(net_decode(101, guarded(f.b, 30), 30, f.n, &p), NET_OK);
+    CHECK(!p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    CHECK_EQ_U(p.l4_caplen, 10);
+    /* a record claiming fewer bytes on the wire than captured: the captured count */
+    CHECK_EQ_U(net_decode(101, guarded(f.b, f.n), f.n, 25, &p), NET_OK);
+    CHECK(!p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    /* Ethernet padding past a right total length: not the IP's, not flagged */
+    struct frame e = {.n = 0};
+    put(&e, MAC2, 12);
+    put16(&e, 0x0800);
+    ip4(&e, 5, 40, 1, 0);
+    put(&e, UDP, 20);
+    while (e.n < 60) put8(&e, 0);
+    CHECK_EQ_U(net_decode(1, guarded(e.b, e.n), e.n, e.n, &p), NET_OK);
+    CHECK(!p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    /* Ethernet, IPv4 claiming 1,000 more: clamped to the frame less its link header */
+    e.b[16] = (uint8_t)(1040 >> 8);
+    e.b[17] = (uint8_t)(1040 & 0xff);
+    CHECK_EQ_U(net_decode(1, guarded(e.b, e.n), e.n, e.n, &p), NET_OK);
+    CHECK(p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 60 - 14 - 20);
+    /* IPv6 payload length 1,020 in a 60-byte packet */
+    f.n = 0;
+    v6_body(&f);
+    f.b[4] = (uint8_t)(1020 >> 8);
+    f.b[5] = (uint8_t)(1020 & 0xff);
+    CHECK_EQ_U(net_decode(101, guarded(f.b, f.n), f.n, f.n, &p), NET_OK);
+    CHECK(p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    CHECK_EQ_U(p.l4_caplen, 20);
+    /* and right, under a snaplen */
+    f.b[4] = 0;
+    f.b[5] = 20;
+    CHECK_EQ_U(net_decode(101, guarded(f.b, 45), 45, f.n, &p), NET_OK);
+    CHECK(!p.ip_len_clamped);
+    CHECK_EQ_U(p.l4_len, 20);
+    CHECK_EQ_U(p.l4_caplen, 5);
+}
+
 int main(void)
 {
+    test_ip_len_clamp();
     test_ethernet();
     test_cooked();
     test_raw_and_loopback();

@@ -335,6 +335,46 @@ static void test_syn(void)
     CHECK_EQ_U(k.r.n, 10);
 }
 
+/* A SYN inside the bytes already delivered (a corrupt or replayed segment,
+ * seen in a real IPv6 capture: the segment before it again plus a few
+ * bytes) is counted and ignored: its bytes past the next expected one are
+ * not the stream's, and the real segment carrying those numbers is taken
+ * whole. */
+static void test_syn_stale(void)
+{
+    struct conn k;
+    conn_init(&k, 64u << 20, 4000);
+    syn(&k);
+    data(&k, 0, 50, 50);
+    data(&k, 50, 50, 50);
+    uint8_t junk[56];
+    memcpy(junk, src + 50, 50);
+    memset(junk + 50, 0xee, 6);
+    struct tcp_segment_in s = {.seq = 4000 + 1 + 50, .ack = 7778, .flags = TH_SYN | TH_ACK, .payload = junk,
+                               .caplen = 56, .len = 56, .frame = 0, .ts_ns = 0};
+    CHECK(tcp_reasm_syn_stale(&k.d[0], s.seq));
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
+    CHECK_EQ_U(k.st.syn_ignored, 1);
+    CHECK_EQ_U(k.r.n, 100);
+    CHECK_EQ_U(k.d[0].next_seq, 4000 + 1 + 100);
+    CHECK_EQ_U(k.d[0].isn, 4000);
+    data(&k, 100, 40, 40);
+    CHECK(stream_is_data(&k.r, 140));
+    CHECK_EQ_U(k.st.retransmitted, 0);
+    /* at the next expected number, with a FIN: still ignored, FIN included */
+    s.seq = 4000 + 1 + 140;
+    s.flags = TH_SYN | TH_FIN;
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &s);
+    CHECK_EQ_U(k.st.syn_ignored, 2);
+    CHECK(!k.d[0].fin_seen);
+    data(&k, 140, 10, 10);
+    CHECK(stream_is_data(&k.r, 150));
+    /* a SYN before any byte was delivered is a SYN */
+    conn_init(&k, 64u << 20, 4000);
+    syn(&k);
+    CHECK(!tcp_reasm_syn_stale(&k.d[0], 4000));
+}
+
 /* Without a handshake the first segment seen starts the stream. */
 static void test_mid_stream(void)
 {
@@ -628,6 +668,7 @@ int main(void)
     test_truncated();
     test_wraparound();
     test_syn();
+    test_syn_stale();
     test_mid_stream();
     test_ooo_cap();
     test_tiny_memcap();
