@@ -259,22 +259,34 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     struct xdr x;
     xdr_init(&x, dg);
     uint16_t sport = xdr_u16(&x), dport = xdr_u16(&x);
-    xdr_skip(&x, 4);
+    uint32_t ulen = xdr_u16(&x);
+    xdr_skip(&x, 2);
     if (!xdr_ok(&x)) { a->st.frames_undecodable++; return; }
+    /* The datagram's length: its UDP length field, which belongs to the
+     * whole datagram (reassembled from fragments here). Bytes after it
+     * (trailers) are not the message; a field claiming more than the IP
+     * payload is clamped to it; 0 (a jumbogram, offload) or below the
+     * header says nothing. Either disagreement is counted. */
+    uint32_t dlen = dg->len;
+    if (ulen != dlen && !(ulen == 0 && dg->len > 0xffff)) {
+        a->st.frames_udp_len_bad++;
+        if (ulen >= 8 && ulen < dlen) dlen = ulen;
+    }
     /* The RPC message: the datagram after the 8-byte header. */
     /* A datagram has at most IPFRAG_MAX_SPANS spans (2 for a frame). */
     struct ns_span spans[IPFRAG_MAX_SPANS];
     if (dg->nspans > IPFRAG_MAX_SPANS) { a->st.frames_undecodable++; return; }
     uint32_t n = 0, pos = 0;
-    for (uint32_t i = 0; i < dg->nspans; i++) {
+    for (uint32_t i = 0; i < dg->nspans && pos < dlen; i++) {
         const struct ns_span *s = &dg->spans[i];
         uint32_t start = pos, end = pos + s->len;
+        if (end > dlen) end = dlen; /* past the UDP length */
         pos = end;
         if (end <= 8) continue;
         uint32_t skip = start < 8 ? 8 - start : 0;
-        spans[n++] = (struct ns_span){s->data ? s->data + skip : NULL, s->len - skip};
+        spans[n++] = (struct ns_span){s->data ? s->data + skip : NULL, end - start - skip};
     }
-    struct ns_msg m = {spans, n, dg->len > 8 ? dg->len - 8 : 0};
+    struct ns_msg m = {spans, n, dlen > 8 ? dlen - 8 : 0};
     bool rpc_port = well_known(sport) || well_known(dport);
     if (m.len < 12) { /* too short for any RPC message */
         if (rpc_port) a->st.udp_not_rpc++;
@@ -350,6 +362,7 @@ void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, u
     enum net_result r = net_decode(linktype, data, caplen, len, &p);
     if (r == NET_NOT_IP) { st->frames_not_ip++; return; }
     if (r != NET_OK) { st->frames_undecodable++; return; }
+    if (p.ip_len_clamped) st->frames_ip_len_clamped++;
     if (p.is_fragment) {
         st->ip_fragments++;
         if (!ipfrag_add(a->frags, &p, a->now)) a->frags_dropped++;

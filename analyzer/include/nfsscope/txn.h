@@ -87,9 +87,13 @@ struct ns_txn {
     const struct ns_ops_more *ops_more;
 };
 
+/* Reply time minus call time; -1 without both. Never negative with both:
+ * a reply whose bytes are dated before its call (a reordered capture, bytes
+ * that waited for a gap) answered at once, 0. */
 static inline int64_t ns_txn_latency_ns(const struct ns_txn *t)
 {
-    return (t->call_frame && t->reply_frame) ? t->reply_ts_ns - t->call_ts_ns : -1;
+    if (!t->call_frame || !t->reply_frame) return -1;
+    return t->reply_ts_ns > t->call_ts_ns ? t->reply_ts_ns - t->call_ts_ns : 0;
 }
 
 /* The statistics' operation key of a transaction (nfsscope/stats.h): the
