@@ -21,7 +21,10 @@
  * connections of the last minutes, not capture length. */
 #define IDLE_RETIRE (600ll * 1000000000ll)
 #define SWEEP_PER_TICK 1024 /* flows looked at per housekeeping tick */
-#define PROBE_CHUNKS 16 /* chunks of an unknown TCP flow searched for RPC */
+/* A TCP flow off the RPC ports is searched for RPC records this many bytes
+ * each way, more than the longest record, then given up (counted in
+ * ns_stats.tcp_flows_not_rpc). On an RPC port a flow is never given up. */
+#define PROBE_BUDGET (REC_MAX_FRAGMENT + (64u << 10))
 
 /* Context of the stream callbacks: the analyzer and the flow delivering. */
 struct delivery {
@@ -32,7 +35,8 @@ struct delivery {
 static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
                          uint64_t frame, int64_t ts);
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
-static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len);
+static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected);
+static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow *f);
 static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial);
 
 static struct tcp_ctx tcp_ctx_of(struct delivery *d)
@@ -120,16 +124,30 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
         c->missing_bytes += len;
         if (kind == TCP_HOLE_GAP) c->gaps++;
     }
+    struct rec_dir *r = &f->rec[dir];
+    bool rpc_port = rpc_port_tcp(a, f);
     if (data) {
-        if (f->rpc == FLOW_RPC_UNKNOWN && f->rec[dir].state == REC_SYNC && ++f->probe_tries > PROBE_CHUNKS) {
-            f->rpc = FLOW_RPC_NO; /* not RPC: stop looking at it */
-            release_flow(a, f);
-            return;
+        if (f->rpc == FLOW_RPC_UNKNOWN && !rpc_port) {
+            r->probe_bytes += len;
+            if (r->probe_bytes > PROBE_BUDGET) { /* a longest record and more, and no RPC: stop looking */
+                a->st.tcp_flows_not_rpc++;
+                f->rpc = FLOW_RPC_NO;
+                release_flow(a, f);
+                return;
+            }
         }
-        rec_data(&rc, &f->rec[dir], dir, data, len);
+        rec_data(&rc, r, dir, data, len);
     } else {
-        rec_hole(&rc, &f->rec[dir], dir, len);
+        rec_hole(&rc, r, dir, len);
     }
+    /* Bytes skipped looking for a record count once the flow is RPC (or on
+     * an RPC port); a flow given up as not RPC is counted as such instead. */
+    if (r->unsynced && (f->rpc == FLOW_RPC_YES || rpc_port)) {
+        a->st.tcp_bytes_unsynced += r->unsynced;
+        r->unsynced = 0;
+    }
+    a->st.rpc_msgs_lost += a->rec_st.msgs_lost; /* rec_st.msgs_lost: since the last chunk */
+    a->rec_st.msgs_lost = 0;
 }
 
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated)
@@ -139,10 +157,10 @@ static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated
     rpc_stage_message(dv->a->rpc, dv->f, dir, m, truncated, &at);
 }
 
-static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len)
+static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected)
 {
     struct delivery *dv = ctx;
-    return rpc_stage_plausible(dv->a->rpc, dv->f, dir, p, n, len);
+    return rpc_stage_plausible(dv->a->rpc, dv->f, dir, p, n, len, expected);
 }
 
 static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial)
@@ -153,9 +171,24 @@ static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial)
 
 static bool well_known(uint16_t port) { return port == 2049 || port == 111; }
 
-static void start_flow(struct flow *f, bool syn)
+/* TCP ports known to carry RPC: NFS, portmap/rpcbind, mountd, and the ports
+ * the user names (ns_config.rpc_ports). */
+static bool rpc_port_num(const struct ns_analyzer *a, uint16_t port)
 {
-    bool known = well_known(f->key.port[0]) || well_known(f->key.port[1]);
+    if (well_known(port) || port == 20048) return true;
+    for (size_t i = 0; i < sizeof a->cfg.rpc_ports / sizeof a->cfg.rpc_ports[0]; i++)
+        if (a->cfg.rpc_ports[i] && a->cfg.rpc_ports[i] == port) return true;
+    return false;
+}
+
+static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow *f)
+{
+    return rpc_port_num(a, f->key.port[0]) || rpc_port_num(a, f->key.port[1]);
+}
+
+static void start_flow(struct ns_analyzer *a, struct flow *f, bool syn)
+{
+    bool known = rpc_port_tcp(a, f);
     f->mid_stream = !syn;
     for (int d = 0; d < 2; d++) rec_init(&f->rec[d], syn && known);
 }
@@ -202,7 +235,7 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
         created = true;
     }
-    if (created) start_flow(f, flags & TH_SYN);
+    if (created) start_flow(a, f, flags & TH_SYN);
     /* Every segment of the connection counts, the last ACK after both FINs
      * and an ignored RST included (as tshark's conversation counts them). */
     uint32_t wire = seg->len - hlen;

@@ -369,19 +369,64 @@ void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const stru
     else on_reply(r, f, c, side, &h, m, truncated, at);
 }
 
-bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
-                         uint32_t len)
+/* Programs, versions and procedures a call found by scanning may carry. */
+static bool known_call(uint32_t prog, uint32_t vers, uint32_t proc, bool have_proc)
 {
+    uint32_t maxproc;
+    switch (prog) {
+    case 100003: maxproc = vers == 2 ? 17 : vers == 3 ? 21 : vers == 4 ? 1 : 0; break;       /* NFS */
+    case 100005: maxproc = vers >= 1 && vers <= 3 ? 5 : 0; break;                          /* MOUNT */
+    case 100000: maxproc = vers >= 2 && vers <= 4 ? 15 : 0; break;                         /* portmap/rpcbind */
+    case 100021: maxproc = vers >= 1 && vers <= 4 ? 23 : 0; break;                         /* NLM */
+    case 100024: maxproc = vers == 1 ? 6 : 0; break;                                       /* NSM */
+    case 100227: maxproc = vers == 2 || vers == 3 ? 3 : 0; break;                          /* NFS_ACL */
+    case 100011: maxproc = vers == 1 || vers == 2 ? 4 : 0; break;                          /* rquota */
+    default:
+        /* an NFSv4 callback program (client-chosen, transient range) */
+        if (prog < 0x40000000u || prog > 0x7fffffffu || (vers != 1 && vers != 4)) return false;
+        maxproc = 1;
+        break;
+    }
+    if (!maxproc) return false;
+    return !have_proc || proc <= maxproc;
+}
+
+bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
+                         uint32_t len, bool expected)
+{
+    struct xdr x;
+    xdr_init_mem(&x, p, n);
+    xdr_u32(&x); /* xid */
+    uint32_t type = xdr_u32(&x), w2 = xdr_u32(&x);
+    if (!xdr_ok(&x)) return false;
+    if (expected) /* where a record must start: is it shaped like one? */
+        return (type == RPC_CALL && w2 == 2) || (type == RPC_REPLY && w2 <= 1);
     bool is_reply;
     uint32_t xid;
     if (!rpc_looks_like(p, n, len, &is_reply, &xid)) return false;
-    if (!is_reply) return true;
-    /* Once the connection is known, a reply is only believed if its call is
-     * outstanding: reply-shaped words occur inside calls (program numbers).
-     * Before that (picked up mid-stream), a reply from the server port is. */
+    if (!is_reply) {
+        uint32_t prog = xdr_u32(&x), vers = xdr_u32(&x), proc = xdr_u32(&x);
+        bool have_proc = xdr_ok(&x);
+        return known_call(prog, vers, proc, have_proc);
+    }
+    if (w2 == 0) { /* accepted: verifier, then accept_stat */
+        xdr_u32(&x);
+        uint32_t vlen = xdr_u32(&x);
+        if (vlen == 0) {
+            uint32_t accept = xdr_u32(&x);
+            if (xdr_ok(&x) && accept > 5) return false;
+        }
+    }
+    /* Once the connection is known and this direction has been in sync, a
+     * reply is only believed if its call is outstanding: reply-shaped words
+     * occur inside calls (program numbers). Before that (picked up
+     * mid-stream: its call may have been before the capture), a reply from
+     * the server (its port, or the side the connection's calls went to) is. */
     if (f->conn_id) {
         bool bc = f->server >= 0 && side != f->server;
-        return txn_find(r->txns, scope_of(f, f->conn_id, bc), xid) != NULL;
+        if (txn_find(r->txns, scope_of(f, f->conn_id, bc), xid)) return true;
+        if (f->rec[side].synced_once) return false;
+        if (f->server >= 0 && side == f->server) return true;
     }
     return server_port(f->key.port[side]);
 }

@@ -44,9 +44,12 @@ void rpc_stage_free(struct rpc_stage *r);
 void rpc_stage_message(struct rpc_stage *r, struct flow *f, int side, const struct ns_msg *m, bool truncated,
                        const struct rpc_at *at);
 /* Could p (n captured bytes of a len-byte record) start an RPC message on
- * this flow? Used by record marking to resynchronise. */
+ * this flow? Used by record marking to resynchronise: expected, at the
+ * boundary the record before announced (its shape only); else at any offset
+ * scanned, as tshark's heuristic (RPC version 2 and a known program, version
+ * and procedure for a call; a sane reply_stat/accept_stat for a reply). */
 bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, const uint8_t *p, uint32_t n,
-                         uint32_t len);
+                         uint32_t len, bool expected);
 /* May the middle of message m (a trial: head, hole, zero tail; see
  * rpc_record.h) be skipped? True when its decoding reads no byte of a hole:
  * decoding the real message will then read only head and tail too. */

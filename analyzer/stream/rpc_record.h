@@ -5,6 +5,19 @@
  * hole that swallows a record mark the direction resynchronises by scanning
  * for a plausible record mark followed by an RPC header.
  *
+ * Resynchronising (a capture that starts mid-stream, a gap that took a mark):
+ * every byte offset is a candidate record start, judged from the mark and the
+ * header behind it (rec_plausible_fn); the last REC_SCAN_NEED - 1 bytes of a
+ * chunk, not yet judgeable, are carried to the next chunk (so a mark and
+ * header split over two segments still sync), and judged with what there is
+ * when a hole follows. A record found so is tentative: the bytes at its end
+ * must be a plausible record too (judged on its shape only), else it was a
+ * false start (RPC-looking words inside a WRITE's data) and the stream
+ * resynchronises: at the next boundary of a second chain, found by scanning
+ * the false record's own bytes and followed by its marks while the false
+ * record lasted (so real records inside it are not all lost), or by scanning
+ * on. Only these two small windows are kept; no bytes are buffered for it.
+ *
  * Large messages stream through: once a message (the last fragment of its
  * record known) has REC_HEAD captured bytes and more than 2 * REC_TAIL still
  * to come, the caller is asked whether its decoders can do without the
@@ -31,6 +44,16 @@
 
 enum rec_state { REC_MARK = 0, REC_BODY, REC_SYNC };
 
+#define REC_SCAN_NEED 36u /* a candidate is judged on the mark and 32 header bytes (call up to the cred length) */
+
+/* Candidate record starts not yet judged: the last bytes of the stream so far. */
+struct rec_scan {
+    uint8_t have;
+    uint8_t b[REC_SCAN_NEED - 1];
+};
+
+enum rec_alt { REC_ALT_OFF = 0, REC_ALT_SCAN, REC_ALT_FOLLOW };
+
 struct rec_span { uint32_t off, len; }; /* off == UINT32_MAX: hole */
 
 struct rec_dir {
@@ -50,17 +73,37 @@ struct rec_dir {
     bool whole;           /* asked, and the message must be kept whole */
     uint32_t skipped;     /* bytes of the middle not kept (and holes after it) */
     uint32_t tail_base, tail_len; /* the tail: buf[tail_base .. +tail_len) */
+    /* resynchronisation (see the top of this file) */
+    uint64_t pos;         /* stream bytes (data and holes) delivered so far */
+    struct rec_scan scan; /* REC_SYNC: candidates carried to the next chunk */
+    bool synced_once;     /* a record boundary has been known in this direction */
+    bool tentative;       /* the record in progress was found by scanning */
+    bool expect;          /* REC_SYNC at the end of a tentative record: offset 0 should be a record */
+    uint64_t skip_to;     /* REC_SYNC: no candidate before this position (the second chain's next mark) */
+    uint8_t alt;          /* enum rec_alt: the second chain while tentative */
+    uint8_t alt_have;
+    uint8_t alt_mark[4];
+    uint64_t alt_pos;     /* REC_ALT_SCAN: next position to scan; FOLLOW: position of the next mark */
+    struct rec_scan alt_scan;
+    uint64_t unsynced;    /* data bytes skipped looking for a record, not yet taken into the counters */
+    uint64_t probe_bytes; /* the transport's: data bytes seen while the flow is not known to carry RPC */
 };
 
 struct rec_stats {
     uint64_t messages, bad_marks, resyncs, dropped_bytes, zero_length_fragments;
     uint64_t streamed, streamed_bytes_skipped; /* large messages whose middle was not kept */
     uint64_t kept_whole;  /* large messages the decoders needed whole */
+    uint64_t msgs_lost;   /* messages begun but dropped (a gap took their mark or end, a false start hid them);
+                           * the transport moves them into ns_stats.rpc_msgs_lost after each chunk */
+    uint64_t false_starts; /* records found by scanning whose end was not followed by a record */
 };
 
 /* Does p[0..n) start with something that looks like an RPC message? Used to
- * resynchronise; n may be short, in which case answer from what is there. */
-typedef bool (*rec_plausible_fn)(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t record_len);
+ * resynchronise; n may be short, in which case answer from what is there.
+ * expected: the boundary the record before announced (only its shape is
+ * judged); else any offset scanned (judged strictly). */
+typedef bool (*rec_plausible_fn)(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t record_len,
+                                 bool expected);
 typedef void (*rec_msg_fn)(void *ctx, int dir, const struct ns_msg *m, bool truncated);
 /* May the middle of this message be skipped? trial: the head as captured, a
  * hole, then REC_TAIL zero bytes standing for the tail (its length is the

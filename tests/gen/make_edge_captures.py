@@ -804,6 +804,90 @@ def tcp_midstream(out):
 
 
 @scenario
+def midstream_big_write(out):
+    """The capture starts inside a large WRITE (issue 20): its first segment,
+    with the record mark and the RPC header, was not captured; 17 client
+    segments of 1,448 bytes of file data come first, then the WRITE's reply
+    (an orphan) and 40 ordinary calls on the same connection. Every one of
+    them must be found, however many chunks the search for a record takes."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x7100)
+    c = TcpConnection(cap, C4, 40062, S4, isn=(0x31000000, 0x32000000))
+    rt = RpcTcp(exp, c)
+    wc, wr = v3_write_call(x, FILE, 0, 18 * 1448 - 200)
+    tw = rt.call(wc)
+    segs = c.flush(0, drop=(0,))                # header segment missed
+    assert len(segs) == 18, len(segs)
+    rt.reply(tw, wr)
+    c.flush(1)                                  # orphan WRITE reply
+    pairs = []
+    while len(pairs) < 40:
+        pairs += v3_mix(x)                      # fresh XIDs each round
+    for call, rep in pairs[:40]:
+        rt.exchange(call, rep)
+    c.close()
+    exp.meta["damaged"] = True
+    return exp
+
+
+@scenario
+def midstream_split_header(out):
+    """Picked up mid-stream, and the first record boundary falls across two
+    segments: the end of a WRITE's data, then the next call's record mark and
+    8 bytes of its RPC header in one segment, the rest of the header in the
+    next. The call must be found (carried across the segments), and the
+    calls after it."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x7200)
+    c = TcpConnection(cap, C4, 40064, S4, isn=(0x41000000, 0x42000000))
+    rt = RpcTcp(exp, c)
+    wc, wr = v3_write_call(x, FILE, 0, 3000)
+    tw = rt.call(wc)
+    gc, gr = v3_read_call(x, FILE, 0, 64)
+    tg = rt.call(gc)
+    wlen = len(record(wc))
+    # segment 0: the WRITE's head (not captured); 1: the rest of its data and
+    # the READ's mark + 8 header bytes; 2: the rest of the READ call
+    c.flush(0, cuts=[1000, wlen + 4 + 8], drop=(0,))
+    rt.reply(tw, wr)
+    rt.reply(tg, gr)
+    c.flush(1)
+    for call, rep in v3_mix(x)[1:]:
+        rt.exchange(call, rep)
+    c.close()
+    exp.meta["damaged"] = True
+    return exp
+
+
+@scenario
+def tcp_not_rpc_budget(out):
+    """A TCP flow on port 7777, picked up mid-stream, carrying more than the
+    longest RPC record (8 MiB) of binary data and no RPC: searched, then given
+    up and counted (tcp_flows_not_rpc); an NFS connection beside it is
+    analysed as usual."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x7300)
+    c = TcpConnection(cap, C4, 40066, S4, isn=(0x51000000, 0x52000000))
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    other = TcpConnection(cap, C4, 40067, S4, sport=7777, mss=60000, isn=(0x53000000, 0x54000000))
+    blob = pattern(60000, 11)
+    for i in range(150):                        # 9,000,000 bytes > 8 MiB + 64 KiB
+        other.write(0, blob)
+        other.flush(0)
+        if i % 50 == 49:
+            call, rep = v3_mix(x)[(i // 50) % 6]
+            rt.exchange(call, rep)
+    del cap.conns[other.key()]  # not RPC: nfsscope numbers no connection for it
+    c.close()
+    exp.meta["counters"] = {"tcp_flows_not_rpc": 1}
+    return exp
+
+
+@scenario
 def tcp_port_reuse(out):
     """The same 4-tuple carries two TCP connections one after another (FIN,
     then a new SYN): two connections, c1 and c2.  XIDs restart in the second

@@ -49,10 +49,11 @@ static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
 
 /* Like the analyzer: a call that looks like one is believed; a reply only if
  * its XID belongs to a call we know (here: the XIDs the tests use, 0x10..0x5f). */
-static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len)
+static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected)
 {
     (void)ctx;
     (void)dir;
+    (void)expected;
     bool is_reply;
     uint32_t xid;
     if (!rpc_looks_like(p, n, len, &is_reply, &xid)) return false;
@@ -387,6 +388,89 @@ static void test_sync_on_cut_headers(void)
     env_done(&e);
 }
 
+/* Picked up mid-stream, the first record boundary split over two or three
+ * chunks at every offset of the mark and the header: the bytes before a
+ * chunk's end that cannot be judged yet are carried to the next chunk, so
+ * the record is still found (issue 20). */
+static void test_sync_across_chunks(void)
+{
+    struct msg m1, m2, m3;
+    mk_call(&m1, 0x11, 300, 0xee);
+    mk_call(&m2, 0x12, 20, 0xee);
+    mk_reply(&m3, 0x12, 60, 0xee);
+    struct stream s = {.n = 0};
+    put_record(&s, &m1, NULL, 0);
+    uint32_t a2 = s.n;
+    put_record(&s, &m2, NULL, 0);
+    put_record(&s, &m3, NULL, 0);
+    uint32_t from = 4 + 40 + 100; /* inside m1's body */
+    unsigned bad = 0;
+    for (uint32_t k1 = 0; k1 <= 44; k1++) {
+        for (uint32_t k2 = k1; k2 <= 44; k2++) {
+            struct env e;
+            env_init(&e, false);
+            feed(&e, s.b + from, a2 + k1 - from);
+            feed(&e, s.b + a2 + k1, k2 - k1);
+            feed(&e, s.b + a2 + k2, s.n - a2 - k2);
+            if (ngot != 2 || !same_msg(&got[0], &m2) || !same_msg(&got[1], &m3)) bad++;
+            if (e.st.resyncs != 0 || e.st.false_starts != 0) bad++;
+            env_done(&e);
+        }
+    }
+    CHECK_EQ_U(bad, 0);
+    /* one byte per chunk */
+    struct env e;
+    env_init(&e, false);
+    for (uint32_t i = from; i < s.n; i++) feed(&e, s.b + i, 1);
+    CHECK_EQ_U(ngot, 2);
+    if (ngot == 2) CHECK(same_msg(&got[0], &m2) && same_msg(&got[1], &m3));
+    env_done(&e);
+}
+
+static void put_fake_call(uint8_t *p, uint32_t xid, uint32_t len)
+{
+    uint32_t w[11] = {0x80000000u | len, xid, 0, 2, 100003, 3, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 11; i++) put32(p + 4 * i, w[i]);
+}
+
+/* A false start: a record header inside a WRITE's data, picked up first,
+ * whose length runs over real records (m2, m3) into m3's data. The mark
+ * expected at its end is not one: the stream goes on at the next boundary
+ * of the chain found inside the false record (m2 -> m3 -> m4), not at a
+ * second false header lying in m3's data after the false record's end. */
+static void test_false_start(void)
+{
+    struct msg m1, m2, m3, m4, m5;
+    mk_call(&m1, 0x11, 300, 0xee);
+    mk_call(&m2, 0x12, 20, 0xee);
+    mk_call(&m3, 0x13, 400, 0xee);
+    mk_call(&m4, 0x14, 30, 0xee);
+    mk_reply(&m5, 0x14, 10, 0xee);
+    uint32_t a2 = 4 + m1.n, a3 = a2 + 4 + m2.n;
+    uint32_t f1 = 4 + 40 + 50, f2 = a3 + 4 + 40 + 100;
+    put_fake_call(m1.b + 40 + 50, 0x51, f2 - 30 - (f1 + 4));
+    put_fake_call(m3.b + 40 + 100, 0x52, 100);
+    struct stream s = {.n = 0};
+    put_record(&s, &m1, NULL, 0);
+    put_record(&s, &m2, NULL, 0);
+    put_record(&s, &m3, NULL, 0);
+    put_record(&s, &m4, NULL, 0);
+    put_record(&s, &m5, NULL, 0);
+    for (uint32_t chunk = 1; chunk <= 2048; chunk *= 2) {
+        struct env e;
+        env_init(&e, false);
+        for (uint32_t i = 4 + 40 + 10; i < s.n; i += chunk) feed(&e, s.b + i, i + chunk <= s.n ? chunk : s.n - i);
+        CHECK_EQ_U(ngot, 3);
+        if (ngot == 3) {
+            CHECK_EQ_U(got[0].len, f2 - 30 - (f1 + 4)); /* the false record itself was handed out */
+            CHECK(same_msg(&got[1], &m4) && same_msg(&got[2], &m5));
+        }
+        CHECK_EQ_U(e.st.false_starts, 1);
+        CHECK_EQ_U(e.st.msgs_lost, 1); /* m3, whose head was inside the false record */
+        env_done(&e);
+    }
+}
+
 /* A mark claiming ~2 GiB is not RPC: rejected, and the stream resyncs. */
 static void test_huge_mark(void)
 {
@@ -576,6 +660,8 @@ int main(void)
     test_hole_in_body();
     test_resync();
     test_sync_on_cut_headers();
+    test_sync_across_chunks();
+    test_false_start();
     test_huge_mark();
     test_zero_fragments();
     test_many_holes();

@@ -84,9 +84,9 @@ static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
     out.after_ok = walk(m);
 }
 
-static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len)
+static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected)
 {
-    (void)ctx, (void)dir, (void)p, (void)n, (void)len;
+    (void)ctx, (void)dir, (void)p, (void)n, (void)len, (void)expected;
     return true;
 }
 

@@ -49,6 +49,12 @@ struct ns_config {
     int64_t storm_window_ns;    /* ... within this window; 0 = default (10 s) */
     int64_t grace_period_ns;    /* NFS4ERR_GRACE longer than this is GRACE_STUCK; 0 = default (90 s) */
     uint8_t txn_order;          /* enum ns_txn_order */
+    /* API version 5: TCP ports that carry RPC besides 2049, 111 and 20048
+     * (NLM, NSM, a mountd elsewhere; 0 = unused). A flow on an RPC port is
+     * never given up: picked up mid-stream, it is searched for a record for
+     * as long as it lasts; a flow elsewhere is given up after more than the
+     * longest record's bytes without one (ns_stats.tcp_flows_not_rpc). */
+    uint16_t rpc_ports[16];
 };
 #define NS_CONFIG_INIT {.size = sizeof(struct ns_config), .api_version = NS_API_VERSION}
 
