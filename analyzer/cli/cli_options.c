@@ -48,6 +48,10 @@ static const char usage[] =
     "                        the report then goes only to -o FILE, if given)\n"
     "  --memcap SIZE         memory for all tables, with K/M/G suffix (default 512M)\n"
     "  --call-timeout SEC    give up on a call unanswered for SEC seconds of capture time (default 120)\n"
+    "  --rpc-port PORT[,PORT...]\n"
+    "                        TCP ports that carry RPC besides 2049, 111 and 20048 (NLM, NSM,\n"
+    "                        callbacks): a connection there picked up mid-stream is searched\n"
+    "                        for RPC for its whole life (up to 16 ports; repeatable)\n"
     "  --storm-count N       N errors of one kind on one session/client make a storm (default 20)\n"
     "  --storm-window SEC    ... within SEC seconds (default 10)\n"
     "  --grace-period SEC    NFS4ERR_GRACE for longer than SEC seconds is GRACE_STUCK (default 90)\n"
@@ -106,7 +110,7 @@ bool parse_size(const char *s, uint64_t *out)
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
        OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO,
-       OPT_HTML, OPT_METRICS, OPT_METRICSFILE };
+       OPT_HTML, OPT_METRICS, OPT_METRICSFILE, OPT_RPCPORT };
 
 static const char *narrow_name(int c)
 {
@@ -134,6 +138,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"txn-log", required_argument, NULL, OPT_TXNLOG},
         {"fail-on", required_argument, NULL, OPT_FAILON},
         {"memcap", required_argument, NULL, OPT_MEMCAP},
+        {"rpc-port", required_argument, NULL, OPT_RPCPORT},
         {"call-timeout", required_argument, NULL, OPT_TIMEOUT},
         {"storm-count", required_argument, NULL, OPT_STORMCOUNT},
         {"storm-window", required_argument, NULL, OPT_STORMWINDOW},
@@ -215,6 +220,23 @@ int options_parse(int argc, char **argv, struct options *o)
             if (o->memcap < (1u << 20) || o->memcap > (1ull << 40)) {
                 fprintf(stderr, "nfsscope: --memcap: expected a size from 1M to 1T, got %s\n", optarg);
                 return -1;
+            }
+            break;
+        case OPT_RPCPORT:
+            for (const char *q = optarg;;) {
+                errno = 0;
+                unsigned long v = strtoul(q, &end, 10);
+                if (errno || end == q || *q == '-' || v < 1 || v > 65535 || (*end && *end != ',')) {
+                    fprintf(stderr, "nfsscope: --rpc-port: expected ports from 1 to 65535 separated by commas, got %s\n", optarg);
+                    return -1;
+                }
+                if (o->n_rpc_ports == sizeof o->rpc_ports / sizeof o->rpc_ports[0]) {
+                    fprintf(stderr, "nfsscope: --rpc-port: at most %zu ports\n", sizeof o->rpc_ports / sizeof o->rpc_ports[0]);
+                    return -1;
+                }
+                o->rpc_ports[o->n_rpc_ports++] = (uint16_t)v;
+                if (!*end) break;
+                q = end + 1;
             }
             break;
         case OPT_TIMEOUT: {

@@ -30,6 +30,8 @@ struct options {
     const char *user;          /* -Z: user to switch to once the capture is open */
     uint64_t memcap;
     int64_t call_timeout_ns;
+    uint16_t rpc_ports[16];    /* --rpc-port: more TCP ports carrying RPC (ns_config.rpc_ports) */
+    unsigned n_rpc_ports;
     long long count;           /* -c: stop after this many frames (0 = all) */
     int snaplen;               /* -s for live capture */
     int progress;              /* -1 auto, 0 off, 1 on */

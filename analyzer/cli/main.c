@@ -137,6 +137,7 @@ int main(int argc, char **argv)
     cfg.rto_factor = o.rto_factor;
     cfg.udp_timeo_ns = o.udp_timeo_ns;
     cfg.udp_retrans = o.udp_retrans;
+    memcpy(cfg.rpc_ports, o.rpc_ports, sizeof cfg.rpc_ports);
     char aerr[NS_ERRBUF_SIZE];
     ns_analyzer *a = ns_analyzer_new(&cfg, aerr, sizeof aerr);
     if (!a) {

@@ -2,6 +2,10 @@
 """Real captures cut to start inside a large message (issue 20).
 
     check_midstream_cut.py NFSSCOPE SAMPLE:FRAME|SAMPLE:mss [...]
+    check_midstream_cut.py --rpc-port NFSSCOPE CAPTURE
+
+(--rpc-port: CAPTURE is tests/gen's tcp_not_rpc_budget: its port 7777 flow is
+given up (tcp_flows_not_rpc 1) by default, never with --rpc-port 7777.)
 
 For each SAMPLE, editcap keeps FRAME (a frame inside a large RPC message,
 so every connection open there is picked up mid-stream) and every frame
@@ -138,7 +142,20 @@ def check(nfsscope, sample, frame, tmp):
     return ok
 
 
+def rpc_port(nfsscope, cap):
+    ok = True
+    for extra, want in (([], 1), (["--rpc-port", "7777"], 0), (["--rpc-port", "111,7777"], 0)):
+        out = subprocess.run([nfsscope, "-r", cap, "--format", "json"] + extra, capture_output=True, text=True)
+        got = json.loads(out.stdout)["not_analysed"].get("tcp_flows_not_rpc")
+        print("%s %s: tcp_flows_not_rpc %s (want %d)" % ("ok  " if got == want else "FAIL", " ".join(extra) or
+                                                         "no --rpc-port", got, want))
+        ok &= got == want
+    return 0 if ok else 1
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--rpc-port":
+        return rpc_port(argv[2], argv[3])
     if len(argv) < 3:
         print(__doc__)
         return 1
