@@ -126,6 +126,8 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     }
     struct rec_dir *r = &f->rec[dir];
     bool rpc_port = rpc_port_tcp(a, f);
+    r->at_frame = a->frame; /* a message begun here is this frame's (rec_dir.head_frame) */
+    r->at_ts = a->now;
     if (data) {
         if (f->rpc == FLOW_RPC_UNKNOWN && !rpc_port) {
             r->probe_bytes += len;
@@ -137,6 +139,8 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
             }
         }
         rec_data(&rc, r, dir, data, len);
+    } else if (kind == TCP_HOLE_TRUNCATED) {
+        rec_hole_snaplen(&rc, r, dir, len);
     } else {
         rec_hole(&rc, r, dir, len);
     }
@@ -154,6 +158,11 @@ static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated
 {
     struct delivery *dv = ctx;
     struct rpc_at at = {dv->a->frame, dv->a->now};
+    /* A message the snaplen cut is the frame's that carries its header (the
+     * one tshark decodes it in), not the frame of its last uncaptured byte:
+     * else a READ reply cut in every segment would be dated by its last. */
+    const struct rec_dir *r = &dv->f->rec[dir];
+    if (truncated && r->snap_cut && r->head_frame) at = (struct rpc_at){r->head_frame, r->head_ts};
     rpc_stage_message(dv->a->rpc, dv->f, dir, m, truncated, &at);
 }
 

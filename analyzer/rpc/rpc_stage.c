@@ -259,6 +259,12 @@ static void reply_stats(struct rpc_stage *r, const struct ns_txn *t)
     if (t->reply_stat == NS_REPLY_DENIED) r->st->rpc_denied++;
     else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
+    /* The flavor cut too (-s 96: 30 bytes of payload end inside it): the
+     * procedure still names the operation, as tshark names it (a COMPOUND's
+     * operations are not known: it stays unnamed); the reply is decoded
+     * unless its verifier shows RPCSEC_GSS (results wrapped). */
+    if (t->proc_known && !t->auth_known && !t->backchannel && (t->prog != 100003 || t->vers != 4 || t->proc == 0))
+        t->kind = nfs_call_kind(t);
     uint32_t key = nfs_txn_opkey(t);
     struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, r->mc, key);
     if (o) {
@@ -329,7 +335,9 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
     t->rpc_status = h->stat;
     if (!orphan && h->reply_stat == 0 && h->stat == 0) {
         bool decodable = true;
-        if (t->auth_flavor == AUTH_RPCSEC_GSS) {
+        if (t->call_header_cut && !t->auth_known && h->verf_flavor == AUTH_RPCSEC_GSS) {
+            decodable = false; /* the call's flavor was cut: the reply's verifier says GSS */
+        } else if (t->auth_flavor == AUTH_RPCSEC_GSS) {
             if (t->gss_proc != RPCSEC_GSS_DATA) decodable = false;
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }

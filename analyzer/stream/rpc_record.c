@@ -12,6 +12,7 @@
 
 static void reset_stream(struct rec_dir *r)
 {
+    r->snap_cut = false;
     r->streaming = r->whole = false;
     r->skipped = r->tail_base = r->tail_len = 0;
 }
@@ -487,6 +488,10 @@ static void rec_feed(const struct rec_ctx *c, struct rec_dir *r, int dir, const 
             break;
         }
         case REC_MARK: {
+            if (r->mark_have == 0 && r->nfrags == 0) { /* a message starts here: its frame */
+                r->head_frame = r->at_frame;
+                r->head_ts = r->at_ts;
+            }
             if (r->mark_have == 0 && n >= 4) {
                 alt_feed(c, r, dir, p, 4, base);
                 bool ok = take_mark(c, r, p);
@@ -607,6 +612,12 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
             }
         }
     }
+}
+
+void rec_hole_snaplen(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
+{
+    if (r->state == REC_BODY) r->snap_cut = true;
+    rec_hole(c, r, dir, n);
 }
 
 int rec_pending_msgtype(const struct rec_dir *r)

@@ -73,6 +73,14 @@ struct rec_dir {
     bool whole;           /* asked, and the message must be kept whole */
     uint32_t skipped;     /* bytes of the middle not kept (and holes after it) */
     uint32_t tail_base, tail_len; /* the tail: buf[tail_base .. +tail_len) */
+    /* Set by the caller before handing bytes over: the frame (0: none) and
+     * time that carry them. The message in progress remembers those of its
+     * first byte (head_*), and whether the snapshot length cut it
+     * (rec_hole_snaplen): such a message is the frame's that carries its
+     * header, as tshark, which cannot reassemble it, decodes it there. */
+    uint64_t at_frame, head_frame;
+    int64_t at_ts, head_ts;
+    bool snap_cut;
     /* resynchronisation (see the top of this file) */
     uint64_t pos;         /* stream bytes (data and holes) delivered so far */
     struct rec_scan scan; /* REC_SYNC: candidates carried to the next chunk */
@@ -123,6 +131,9 @@ struct rec_ctx {
 void rec_init(struct rec_dir *r, bool in_sync);
 void rec_data(const struct rec_ctx *c, struct rec_dir *r, int dir, const uint8_t *p, uint32_t n);
 void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n);
+/* A hole of bytes that were on the wire but cut by the snapshot length: as
+ * rec_hole, and the message they belong to is marked snap_cut. */
+void rec_hole_snaplen(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n);
 /* Free the buffers if no message is in progress (an idle connection). */
 void rec_trim(const struct rec_ctx *c, struct rec_dir *r);
 /* The message type (0 call, 1 reply) of a message still arriving, from its

@@ -267,6 +267,7 @@ class TcpStream:
         self.wire = []         # (off, end) everything sent, captured or not
         self.sent_upto = 0     # highest end ever sent
         self.fin_sent = False
+        self.cut = {}          # frame -> stream offset where its captured payload ends (snaplen)
 
     def write(self, data):
         off = len(self.buf)
@@ -327,6 +328,21 @@ class TcpStream:
                 latest = max(latest, frame)
                 seen.append((a, b))
         return latest
+
+    def message_frame(self, off, end):
+        """Frame of the RPC message [off, end): completion_frame(), unless
+        the snapshot length cut some of its bytes (on the wire, their content
+        not captured): then the frame that brought its first byte, the one
+        carrying its record mark and header (tshark cannot reassemble such a
+        message and decodes it there; so does nfsscope)."""
+        done = self.completion_frame(off, end)
+        if done is None:
+            return None
+        for frame, a, b in self.segs:
+            ce = self.cut.get(frame)
+            if ce is not None and max(a, ce, off) < min(b, end):
+                return self.completion_frame(off, off + 1)
+        return done
 
     def first_frame(self, off, end):
         """First captured frame that carried any byte of [off, end)."""
@@ -411,6 +427,10 @@ class TcpConnection:
                              caplen=caplen)
         if frame is not None:
             s.segs.append((frame, off, end))
+            rec = self.cap.writer.records[frame - 1]
+            lost = rec.wirelen - rec.caplen            # payload bytes the snaplen cut
+            if lost > 0 and end > off:
+                s.cut[frame] = off + max(0, (end - off) - lost)
         return frame
 
     def flush(self, d, sizes=None, cuts=None, mss=None, drop=(), order=None, psh_last=True):

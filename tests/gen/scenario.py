@@ -10,7 +10,8 @@ connections and derives the expected transaction log from what was written.
     exp.write(outdir, name)        # NAME.pcap, NAME.expected.jsonl, NAME.meta.json
 
 A message counts as captured in the frame in which its last missing byte
-arrived (TCP: first copy of every byte of the record, including its record
+arrived, or, when the snapshot length cut some of its bytes, in the frame
+that carried its first byte (record mark and header) (TCP: first copy of every byte of the record, including its record
 marks; UDP: the frame that completed IP reassembly).  A message with a byte
 that never reached the capture is not there at all: a transaction whose call
 is missing becomes an orphan reply, one whose reply is missing a call alone.
@@ -35,7 +36,7 @@ class TcpRef:
         self.stream, self.off, self.end = stream, off, end
 
     def frame(self):
-        return self.stream.completion_frame(self.off, self.end)
+        return self.stream.message_frame(self.off, self.end)
 
 
 class FrameRef:

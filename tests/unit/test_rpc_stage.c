@@ -312,7 +312,7 @@ static void test_closed_conns_bounded(void)
  * `captured` bytes of an NFSv3 GETATTR with a 24-byte AUTH_SYS credential,
  * or RPCSEC_GSS's flavor number), answered NFS3ERR_STALE (RFC 1813: GETATTR3resfail
  * is the status alone). */
-static void cut_call_then_reply(uint32_t flavor, uint32_t captured)
+static void cut_call_then_reply(uint32_t flavor, uint32_t captured, uint32_t reply_verf)
 {
     struct memcap mc;
     memcap_init(&mc, 64 << 20);
@@ -333,7 +333,10 @@ static void cut_call_then_reply(uint32_t flavor, uint32_t captured)
     struct ns_msg m = {sp, 2, b.len};
     struct rpc_at at = {1, MS};
     rpc_stage_message(r, &f, cs, &m, true, &at);
-    reply_msg(&b, 0x51);
+    xb_init(&b);
+    xb_u32(&b, 0x51); xb_u32(&b, 1); xb_u32(&b, 0);             /* REPLY, MSG_ACCEPTED */
+    xb_u32(&b, reply_verf); xb_u32(&b, 0);                      /* verifier */
+    xb_u32(&b, 0);                                              /* SUCCESS */
     xb_u32(&b, 70);                                             /* NFS3ERR_STALE */
     send(r, &f, cs ^ 1, &b, 2);
     CHECK_EQ_U(st.rpc_calls, 1);
@@ -343,8 +346,11 @@ static void cut_call_then_reply(uint32_t flavor, uint32_t captured)
     bool flavor_seen = captured >= 28;
     CHECK_EQ_U(last_reply.auth_known, flavor_seen);
     CHECK_EQ_U(last_reply.auth_flavor, flavor_seen ? flavor : 0);
-    bool decoded = flavor_seen && flavor != 6;                  /* RPCSEC_GSS may wrap the results */
-    CHECK_EQ_U(last_reply.kind, decoded ? NS_TXN_NFS3 : NS_TXN_OTHER);
+    /* RPCSEC_GSS may wrap the results: the call's flavor tells, or when it
+     * was cut (-s 96) the reply's verifier; the procedure is named either way */
+    bool decoded = flavor_seen ? flavor != 6 : reply_verf != 6;
+    CHECK_EQ_U(last_reply.kind, flavor_seen && flavor == 6 ? NS_TXN_OTHER : NS_TXN_NFS3);
+    CHECK_EQ_U(st.nfs_versions & NS_VERS_BIT(3, 0), flavor_seen && flavor == 6 ? 0 : NS_VERS_BIT(3, 0));
     CHECK_EQ_U(last_reply.has_status, decoded);
     CHECK_EQ_U(last_reply.status, decoded ? 70 : 0);
     rpc_stage_free(r);
@@ -354,10 +360,12 @@ static void cut_call_then_reply(uint32_t flavor, uint32_t captured)
 
 static void test_cut_call_headers(void)
 {
-    cut_call_then_reply(1, 36);     /* AUTH_SYS, cut inside the credential (-s 128 on Linux) */
-    cut_call_then_reply(1, 28);     /* flavor captured, its length not */
-    cut_call_then_reply(1, 24);     /* up to the procedure (-s 96): the flavor is not known */
-    cut_call_then_reply(6, 36);     /* RPCSEC_GSS: matched, not decoded */
+    cut_call_then_reply(1, 36, 0);  /* AUTH_SYS, cut inside the credential (-s 128 on Linux) */
+    cut_call_then_reply(1, 28, 0);  /* flavor captured, its length not */
+    cut_call_then_reply(1, 24, 0);  /* up to the procedure (-s 96): the flavor is not known, */
+    cut_call_then_reply(1, 26, 0);  /* (2 bytes of it: 30 bytes of TCP payload) the reply decodes */
+    cut_call_then_reply(1, 24, 6);  /* ... unless its verifier is RPCSEC_GSS: matched, not decoded */
+    cut_call_then_reply(6, 36, 6);  /* RPCSEC_GSS: matched, not decoded */
 }
 
 int main(void)
