@@ -170,7 +170,13 @@ static void ts_jump(struct ns_analyzer *a)
         st->last_ts_ns = to;
         a->now = to;
     } else if (to < a->now) {
-        a->ts.off += a->now - to; /* from here on, time goes on from the clock */
+        /* from here on, time goes on from the clock */
+        int64_t d, off;
+        if (__builtin_sub_overflow(a->now, to, &d) || __builtin_add_overflow(a->ts.off, d, &off)) {
+            ts_drop_candidate(a); /* no clock is that far: outliers */
+            return;
+        }
+        a->ts.off = off;
         to = a->now;
     } else {
         a->now = to;
