@@ -167,6 +167,11 @@ def main():
         hist = query('sum(nfsscope_memory_bytes{job="nfsscope"}) > 0')
         if drops is None or hist is None:
             fail("Prometheus lacks nfsscope_capture_drops_total or nfsscope_memory_bytes")
+        # "Not analysed": every cause scraped, none lost on a clean loopback capture
+        causes = query('count(nfsscope_not_analysed_total{job="nfsscope"})')
+        lost = query('sum(nfsscope_not_analysed_total{job="nfsscope",lost="true"})')
+        if causes is None or int(causes) < 20 or lost != "0":
+            fail("Prometheus reads %s not-analysed causes, %s lost (want >= 20 causes, 0 lost)" % (causes, lost))
         print("ok: Prometheus scraped nfsscope: up 1, %s NULL calls, drops %s" % (got, drops))
 
         ns.send_signal(signal.SIGINT)
