@@ -137,6 +137,9 @@ int main(int argc, char **argv)
     cfg.rto_factor = o.rto_factor;
     cfg.udp_timeo_ns = o.udp_timeo_ns;
     cfg.udp_retrans = o.udp_retrans;
+    /* Only the txn log needs transactions in call order: without it they are
+     * handed out as soon as done, and memory holds only calls outstanding. */
+    cfg.txn_order = log ? NS_ORDER_CALL : NS_ORDER_COMPLETION;
     memcpy(cfg.rpc_ports, o.rpc_ports, sizeof cfg.rpc_ports);
     char aerr[NS_ERRBUF_SIZE];
     ns_analyzer *a = ns_analyzer_new(&cfg, aerr, sizeof aerr);

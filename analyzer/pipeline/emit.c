@@ -107,8 +107,11 @@ static void on_done(void *ctx, struct ns_txn *t, bool given_up)
     if (given_up && t->call_frame && !t->reply_frame && a->event_fn) {
         /* the event is about the call's last transmission */
         uint8_t k = t->sends < NS_TXN_SENDS_KEPT ? (uint8_t)t->sends : NS_TXN_SENDS_KEPT;
-        struct rpc_at at = {k ? t->send_frame[k - 1] : t->call_frame, t->last_send_ts_ns};
-        tell(a, NS_EV_GIVEN_UP, t, &at, NULL);
+        struct ns_event ev;
+        event_init(&ev, NS_EV_GIVEN_UP, t, k ? t->send_frame[k - 1] : t->call_frame, t->last_send_ts_ns);
+        ev.verdict = t->verdict; /* NS_VERDICT_EVICTED_WAITING: still waiting, not unanswered */
+        ev.waited_ns = t->waited_ns;
+        a->event_fn(a->event_ctx, &ev);
     }
     deliver(a, t);
 }
@@ -139,6 +142,7 @@ static void on_amend(void *ctx, uint64_t frame, uint8_t amend, const struct ns_t
 
 void emit_wire(struct ns_analyzer *a, struct rpc_sink *sink)
 {
-    *sink = (struct rpc_sink){a, on_call, on_resend, on_reply, on_done};
+    *sink = (struct rpc_sink){a, on_call, on_resend, on_reply, on_done,
+                              .completion_order = a->cfg.txn_order == NS_ORDER_COMPLETION};
     analysis_set_listeners(&a->an, on_finding, on_amend, a);
 }

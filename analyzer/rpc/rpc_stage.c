@@ -33,7 +33,17 @@ struct rpc_stage {
 static void on_txn_done(void *ctx, struct ns_txn *t, bool given_up)
 {
     struct rpc_stage *r = ctx;
-    if (given_up && t->call_frame && !t->reply_frame) r->st->rpc_unmatched_calls++;
+    if (given_up && t->call_frame && !t->reply_frame) {
+        if (t->verdict == NS_VERDICT_EVICTED_WAITING) {
+            /* still waiting when memory ran short: outstanding, not unanswered;
+             * a tombstone lets its reply be known as a late one */
+            r->st->rpc_calls_outstanding_evicted++;
+            txn_tomb_put(r->txns, t, nfs_txn_opkey(t));
+        } else {
+            r->st->rpc_unmatched_calls++;
+            if (t->verdict == NS_VERDICT_TIMED_OUT) r->st->rpc_calls_timed_out++;
+        }
+    }
     r->st->txns++;
     if (r->sink.on_done) r->sink.on_done(r->sink.ctx, t, given_up);
     nfs4_ops_pool_release(r->ops_pool, t);
@@ -50,6 +60,7 @@ struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const st
     if (sink) r->sink = *sink;
     r->call_timeout_ns = call_timeout_ns;
     r->txns = txn_table_new(mc, on_txn_done, r);
+    if (r->txns) txn_table_set_call_order(r->txns, !r->sink.completion_order);
     r->conns = conn_table_new(mc);
     r->ops_pool = nfs4_ops_pool_new(mc);
     if (!r->txns || !r->conns || !r->ops_pool) {
@@ -164,10 +175,11 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
         t->prev_send_ts_ns = t->last_send_ts_ns;
         t->last_send_ts_ns = at->ts;
         r->st->rpc_retransmissions++;
+        txn_resent(r->txns, t);
         if (r->sink.on_resend) r->sink.on_resend(r->sink.ctx, t, c, at);
         return;
     }
-    t = txn_new_call(r->txns, scope, h->xid);
+    t = txn_new_call(r->txns, scope, h->xid, at->ts);
     if (!t) return;
     conn_table_txn_start(r->conns, c->id);
     t->id = ++r->next_txn_id;
@@ -226,7 +238,7 @@ static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, 
     r->st->rpc_calls++;
     c->calls++;
     if (bc) { c->backchannel_calls++; r->st->rpc_backchannel_calls++; }
-    t = txn_new_call(r->txns, scope, h->xid);
+    t = txn_new_call(r->txns, scope, h->xid, at->ts);
     if (!t) return;
     conn_table_txn_start(r->conns, c->id);
     t->id = ++r->next_txn_id;
@@ -247,6 +259,12 @@ static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, 
     t->auth_flavor = t->auth_known ? h->cred_flavor : 0;
     t->kind = NS_TXN_OTHER; /* no decoder: no operation, no status */
     if (t->proc_known && t->auth_known && h->cred_flavor != AUTH_RPCSEC_GSS) t->kind = nfs_call_kind(t);
+    /* The flavor cut too (-s 96: 30 bytes of payload end inside it): the
+     * procedure still names the operation, as tshark names it (a COMPOUND's
+     * operations are not known: it stays unnamed); the reply is decoded
+     * unless its verifier shows RPCSEC_GSS (results wrapped). */
+    if (t->proc_known && !t->auth_known && !t->backchannel && (t->prog != 100003 || t->vers != 4 || t->proc == 0))
+        t->kind = nfs_call_kind(t);
     if (t->kind == NS_TXN_NFS3) {
         c->nfs_versions |= NS_VERS_BIT(3, 0);
         r->st->nfs_versions |= NS_VERS_BIT(3, 0);
@@ -254,18 +272,12 @@ static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, 
     tell_call(r, t, c, at);
 }
 
-static void reply_stats(struct rpc_stage *r, const struct ns_txn *t)
+/* key: the operation key of the call (a late reply's, kept in its tombstone) */
+static void reply_stats(struct rpc_stage *r, const struct ns_txn *t, uint32_t key)
 {
     if (t->reply_stat == NS_REPLY_DENIED) r->st->rpc_denied++;
     else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
-    /* The flavor cut too (-s 96: 30 bytes of payload end inside it): the
-     * procedure still names the operation, as tshark names it (a COMPOUND's
-     * operations are not known: it stays unnamed); the reply is decoded
-     * unless its verifier shows RPCSEC_GSS (results wrapped). */
-    if (t->proc_known && !t->auth_known && !t->backchannel && (t->prog != 100003 || t->vers != 4 || t->proc == 0))
-        t->kind = nfs_call_kind(t);
-    uint32_t key = nfs_txn_opkey(t);
     struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, r->mc, key);
     if (o) {
         o->count++;
@@ -316,9 +328,38 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
         tell_reply(r, t, c, true, false, at);
         return;
     }
-    bool orphan = !t;
-    if (orphan) {
-        t = txn_new_done(r->txns);
+    /* No call waiting: the late reply of a call evicted while it waited
+     * (within the call timeout), or an orphan. */
+    struct txn_tomb tb = {0};
+    bool late = !t && txn_tomb_find(r->txns, scope, h->xid, &tb, true) &&
+                at->ts - tb.last_send_ts_ns <= r->call_timeout_ns;
+    bool orphan = !t && !late;
+    if (late) {
+        t = txn_new_done(r->txns, at->ts);
+        if (!t) return;
+        conn_table_txn_start(r->conns, c->id);
+        t->id = ++r->next_txn_id;
+        r->st->rpc_late_replies++;
+        t->late_reply = true;
+        t->evicted_txn_id = tb.txn_id;
+        t->xid = h->xid;
+        t->conn_id = c->id;
+        t->backchannel = tb.backchannel;
+        t->call_frame = t->send_frame[0] = tb.call_frame;
+        t->call_ts_ns = t->send_ts_ns[0] = tb.call_ts_ns;
+        t->last_send_ts_ns = tb.last_send_ts_ns;
+        t->sends = tb.sends;
+        t->prog = tb.prog;
+        t->vers = tb.vers;
+        t->proc = tb.proc;
+        t->kind = tb.kind;
+        t->auth_flavor = tb.auth_flavor;
+        t->gss_service = tb.gss_service;
+        t->gss_proc = tb.gss_proc;
+        t->call_truncated = tb.call_truncated;
+        t->call_undecoded = true; /* its arguments were let go with it */
+    } else if (orphan) {
+        t = txn_new_done(r->txns, at->ts);
         if (!t) return;
         conn_table_txn_start(r->conns, c->id);
         t->id = ++r->next_txn_id;
@@ -342,11 +383,15 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
         if (decodable) nfs_decode_reply(t, &h->body, r->st, r->ops_pool);
-        ops_from_reply(r, t);
+        if (!late) ops_from_reply(r, t);
+        else if ((t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) && t->proc == 1)
+            t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t); /* named, not counted again */
     }
-    reply_stats(r, t);
+    reply_stats(r, t, late ? tb.opkey : nfs_txn_opkey(t));
     tell_reply(r, t, c, false, orphan, at);
-    if (!orphan) txn_mark_done(r->txns, t, at->ts, f->key.proto == 17 ? UDP_LINGER_NS : 0);
+    /* UDP lingers, so duplicate replies and late resends still find it (an
+     * orphan or a late reply is not matched: it goes at once) */
+    txn_mark_done(r->txns, t, at->ts, f->key.proto == 17 && !orphan && !late ? UDP_LINGER_NS : 0);
     txn_flush(r->txns, at->ts, r->call_timeout_ns);
 }
 
@@ -455,6 +500,8 @@ bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, co
     if (!f->conn_id || f->server < 0) return true; /* no call known: an orphan, results not decoded */
     bool bc = side != f->server;
     const struct ns_txn *t = txn_find(r->txns, scope_of(f, f->conn_id, bc), h.xid);
+    if (!t && txn_tomb_find(r->txns, scope_of(f, f->conn_id, bc), h.xid, NULL, false))
+        return false; /* the late reply of an evicted call: its results are decoded without the call's state */
     if (!t || t->reply_frame || h.reply_stat != 0 || h.stat != 0) return true; /* results not decoded */
     if (t->auth_flavor == AUTH_RPCSEC_GSS) {
         if (t->gss_proc != RPCSEC_GSS_DATA || t->gss_service == 3) return true;

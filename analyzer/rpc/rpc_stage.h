@@ -29,8 +29,11 @@ struct rpc_sink {
     /* a reply: first (dup false), a further one (dup), or one whose call is unknown (orphan) */
     void (*on_reply)(void *ctx, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
                      const struct rpc_at *at);
-    /* the transaction leaves the stage, in call order; given_up: never answered */
+    /* the transaction leaves the stage (in call order unless completion_order,
+     * or memory ran short); given_up: without its reply (t->verdict says why) */
     void (*on_done)(void *ctx, struct ns_txn *t, bool given_up);
+    /* hand transactions out as soon as they are done, not in call order */
+    bool completion_order;
 };
 
 struct rpc_stage;

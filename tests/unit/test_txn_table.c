@@ -7,19 +7,25 @@
 #include "txn_table.h"
 
 #define MAXOUT 4096
-static struct { uint32_t xid; bool given_up; uint64_t frame; } out[MAXOUT];
+static struct { uint32_t xid; bool given_up; uint64_t frame; uint8_t verdict; int64_t waited; } out[MAXOUT];
 static unsigned nout;
 
 static void on_done(void *ctx, struct ns_txn *t, bool given_up)
 {
     (void)ctx;
-    if (nout < MAXOUT) { out[nout].xid = t->xid; out[nout].given_up = given_up; out[nout].frame = t->call_frame; }
+    if (nout < MAXOUT) {
+        out[nout].xid = t->xid;
+        out[nout].given_up = given_up;
+        out[nout].frame = t->call_frame;
+        out[nout].verdict = t->verdict;
+        out[nout].waited = t->waited_ns;
+    }
     nout++;
 }
 
 static struct ns_txn *call(struct txn_table *t, uint64_t scope, uint32_t xid, int64_t ts)
 {
-    struct ns_txn *x = txn_new_call(t, scope, xid);
+    struct ns_txn *x = txn_new_call(t, scope, xid, ts);
     CHECK(x != NULL);
     if (x) { x->call_ts_ns = ts; x->call_frame = xid; }
     return x;
@@ -60,7 +66,7 @@ static void test_call_order(void)
     CHECK(txn_find(t, 1, 101) == NULL);  /* handed out: no longer matched */
     CHECK(txn_find(t, 2, 101) != NULL);
     /* an orphan reply is a finished transaction in its place in line */
-    struct ns_txn *o = txn_new_done(t);
+    struct ns_txn *o = txn_new_done(t, 0);
     CHECK(o != NULL);
     if (o) o->xid = 999;
     reply(t, 2, 101);
@@ -160,7 +166,7 @@ static void test_eviction(void)
     CHECK(txn_find(t, 7, 1) == NULL);
     CHECK(txn_find(t, 7, n) != NULL);
     CHECK_EQ_U(txn_outstanding(t), n - 1);
-    CHECK_EQ_U(mc.used[MEM_PENDING], base + chunk);
+    CHECK(mc.used[MEM_PENDING] <= base + chunk); /* fewer tombstones under a smaller cap */
     /* the oldest now has its reply: it is handed out as answered */
     reply(t, 7, 2);
     n++;
@@ -187,8 +193,8 @@ static void test_eviction(void)
     t = txn_table_new(&mc, on_done, NULL);
     CHECK(t != NULL);
     if (t) {
-        CHECK(txn_new_call(t, 1, 1) == NULL);
-        CHECK(txn_new_done(t) == NULL);
+        CHECK(txn_new_call(t, 1, 1, 0) == NULL);
+        CHECK(txn_new_done(t, 0) == NULL);
         CHECK(txn_find(t, 1, 1) == NULL);
         txn_flush(t, 0, -1);
         txn_table_free(t);
@@ -218,6 +224,163 @@ static void test_many(void)
     CHECK_EQ_U(mc.used[MEM_PENDING], 0);
 }
 
+
+/* Completion order: a transaction leaves as soon as it is done; a slow call
+ * holds nothing behind it; memory holds only what is outstanding. */
+static void test_completion_order(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    struct txn_table *t = txn_table_new(&mc, on_done, NULL);
+    txn_table_set_call_order(t, false);
+    nout = 0;
+    call(t, 1, 1, 0);                 /* the slow one */
+    for (uint32_t i = 2; i <= 1000; i++) {
+        call(t, 1 + i % 3, i, i);
+        reply_at(t, 1 + i % 3, i, i, 0);
+    }
+    CHECK_EQ_U(nout, 999);            /* each handed out at its reply */
+    CHECK_EQ_U(txn_outstanding(t), 1);
+    CHECK(out[0].xid == 2 && out[998].xid == 1000);
+    /* UDP: lingers, then goes */
+    call(t, 9, 5000, 1000);
+    reply_at(t, 9, 5000, 1001, 50);
+    CHECK_EQ_U(nout, 999);
+    CHECK(txn_find(t, 9, 5000) != NULL);
+    txn_flush(t, 1050, 1000000);
+    CHECK_EQ_U(nout, 999);
+    txn_flush(t, 1051, 1000000);
+    CHECK_EQ_U(nout, 1000);
+    CHECK(txn_find(t, 9, 5000) == NULL);
+    reply_at(t, 1, 1, 2000000000, 0); /* the slow one answered after 2 s */
+    CHECK_EQ_U(nout, 1001);
+    CHECK(out[1000].xid == 1 && !out[1000].given_up && out[1000].verdict == NS_VERDICT_NONE);
+    /* an XID reused for another call: the old one goes at once, superseded */
+    struct ns_txn *x = call(t, 4, 77, 10);
+    if (x) txn_forget(t, x);
+    CHECK_EQ_U(nout, 1002);
+    CHECK(out[1001].xid == 77 && out[1001].given_up && out[1001].verdict == NS_VERDICT_SUPERSEDED);
+    CHECK(txn_find(t, 4, 77) == NULL);
+    /* an orphan reply goes once marked done */
+    struct ns_txn *o = txn_new_done(t, 20);
+    if (o) { o->xid = 999; txn_mark_done(t, o, 20, 0); }
+    CHECK_EQ_U(nout, 1003);
+    CHECK_EQ_U(txn_outstanding(t), 0);
+    CHECK_EQ_U(txn_evicted(t), 0);
+    txn_table_free(t);
+    CHECK_EQ_U(mc.used[MEM_PENDING], 0);
+}
+
+/* The call timeout is each call's own age since its last send, wherever it
+ * stands in line: a resent head does not shield an older call behind it. */
+static void test_timeout_per_call(void)
+{
+    for (int order = 0; order < 2; order++) {
+        struct memcap mc;
+        memcap_init(&mc, 64u << 20);
+        struct txn_table *t = txn_table_new(&mc, on_done, NULL);
+        txn_table_set_call_order(t, order == 0);
+        nout = 0;
+        struct ns_txn *a = call(t, 1, 1, 0);
+        call(t, 1, 2, 10);
+        if (a) { a->last_send_ts_ns = 90; txn_resent(t, a); }   /* 1 resent at 90 */
+        txn_flush(t, 111, 100);      /* 2 waited 101 > 100 from its send; 1 only 21 */
+        if (order == 0) {
+            CHECK_EQ_U(nout, 0);     /* call order: 2 is given up but waits for its turn */
+            CHECK(txn_find(t, 1, 2) == NULL);
+            CHECK(txn_find(t, 1, 1) != NULL);
+            reply_at(t, 1, 1, 120, 0);
+            txn_flush(t, 120, 100);
+            CHECK_EQ_U(nout, 2);
+            CHECK(out[0].xid == 1 && !out[0].given_up && out[1].xid == 2 && out[1].given_up);
+            CHECK(out[1].verdict == NS_VERDICT_TIMED_OUT);
+        } else {
+            CHECK_EQ_U(nout, 1);
+            CHECK(out[0].xid == 2 && out[0].given_up && out[0].verdict == NS_VERDICT_TIMED_OUT);
+            CHECK(txn_find(t, 1, 1) != NULL);
+        }
+        txn_flush(t, 500, -1);       /* end of input */
+        CHECK_EQ_U(txn_outstanding(t), 0);
+        if (order == 1) CHECK(out[1].xid == 1 && out[1].verdict == NS_VERDICT_UNANSWERED_AT_END);
+        txn_table_free(t);
+    }
+}
+
+/* Memory short in call order: finished transactions queued behind a slow
+ * call are handed out early (out of order), the slow call stays; only when
+ * every entry is a waiting call does the longest waiting one go, as
+ * evicted while waiting with its age, and a tombstone keeps its key. */
+static void test_memory_short(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    mc.cap[MEM_PENDING] = 1u << 20;         /* a few hundred entries */
+    struct txn_table *t = txn_table_new(&mc, on_done, NULL);
+    nout = 0;
+    call(t, 7, 1, 0);                       /* the slow call */
+    uint32_t n = 1;
+    while (n < 3000) { n++; call(t, 7, n, n); reply_at(t, 7, n, n, 0); }
+    CHECK(txn_evicted(t) > 0);
+    CHECK_EQ_U(txn_evicted_waiting(t), 0);  /* never the slow call */
+    CHECK(txn_find(t, 7, 1) != NULL);
+    for (unsigned i = 0; i < nout && i < MAXOUT; i++) CHECK(!out[i].given_up);
+    reply_at(t, 7, 1, 2000000000, 0);
+    txn_flush(t, 2000000000, -1);
+    CHECK_EQ_U(nout, 3000);
+    CHECK_EQ_U(txn_outstanding(t), 0);
+
+    /* every entry a waiting call: the oldest goes, with its age */
+    nout = 0;
+    uint64_t ev0 = txn_evicted(t);
+    for (uint32_t i = 10000; i < 13000; i++) call(t, 8, i, (int64_t)i * 10);
+    CHECK(txn_evicted_waiting(t) > 0);
+    CHECK_EQ_U(txn_evicted(t) - ev0, txn_evicted_waiting(t));
+    CHECK(nout > 0 && out[0].xid == 10000 && out[0].given_up);
+    CHECK(out[0].verdict == NS_VERDICT_EVICTED_WAITING);
+    CHECK(out[0].waited > 0);
+    CHECK(txn_find(t, 8, 10000) == NULL);
+    CHECK(txn_find(t, 8, 12999) != NULL);
+    txn_flush(t, 2000000000, -1);
+    txn_table_free(t);
+    CHECK_EQ_U(mc.used[MEM_PENDING], 0);
+}
+
+static struct txn_table *tomb_table;
+static void on_done_tomb(void *ctx, struct ns_txn *t, bool given_up)
+{
+    on_done(ctx, t, given_up);
+    if (t->verdict == NS_VERDICT_EVICTED_WAITING) txn_tomb_put(tomb_table, t, 2001);
+}
+
+/* Tombstones: the late reply of an evicted call is recognised (its call's
+ * frame and time kept); a new call with the same XID forgets it. */
+static void test_tombstones(void)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    mc.cap[MEM_PENDING] = 1u << 20;
+    struct txn_table *t = tomb_table = txn_table_new(&mc, on_done_tomb, NULL);
+    txn_table_set_call_order(t, false);
+    nout = 0;
+    for (uint32_t i = 1; i <= 500; i++) {
+        struct ns_txn *x = call(t, 3, i, (int64_t)i * 1000);
+        if (x) { x->id = i; x->last_send_ts_ns = (int64_t)i * 1000; x->prog = 100003; }
+    }
+    CHECK(txn_evicted_waiting(t) > 0);
+    struct txn_tomb tb;
+    CHECK(txn_tomb_find(t, 3, 1, &tb, false));
+    CHECK(tb.call_frame == 1 && tb.call_ts_ns == 1000 && tb.txn_id == 1 && tb.opkey == 2001 && tb.prog == 100003);
+    CHECK(!txn_tomb_find(t, 4, 1, NULL, false));     /* another scope */
+    CHECK(txn_tomb_find(t, 3, 1, &tb, true));        /* taken once */
+    CHECK(!txn_tomb_find(t, 3, 1, NULL, false));
+    CHECK(txn_tomb_find(t, 3, 2, NULL, false));
+    call(t, 3, 2, 100000);                           /* XID 2 names a new call now */
+    CHECK(!txn_tomb_find(t, 3, 2, NULL, false));
+    txn_flush(t, 200000, -1);
+    txn_table_free(t);
+    CHECK_EQ_U(mc.used[MEM_PENDING], 0);
+}
+
 int main(void)
 {
     test_call_order();
@@ -225,5 +388,9 @@ int main(void)
     test_linger();
     test_eviction();
     test_many();
+    test_completion_order();
+    test_timeout_per_call();
+    test_memory_short();
+    test_tombstones();
     return check_done("test_txn_table");
 }

@@ -397,6 +397,7 @@ void udp_timing_on_done(struct udp_timing *u, const struct ns_txn *t, const stru
 {
     if (!given_up || t->reply_frame || !c || c->transport != NS_TRANSPORT_UDP || t->backchannel || !t->call_frame)
         return;
+    if (t->verdict == NS_VERDICT_EVICTED_WAITING) return; /* still waiting when memory ran short: not unanswered */
     struct pair *p = udp_pair_find(u, &c->client.addr, &c->server.addr, c->server.port);
     if (p) p->v.cls[t->udp_timer].unanswered++;
 }

@@ -24,7 +24,8 @@ enum ns_event_kind {
     NS_EV_REPLY,           /* the first reply to a call */
     NS_EV_DUP_REPLY,       /* a further reply to an answered call */
     NS_EV_ORPHAN_REPLY,    /* a reply whose call is not known */
-    NS_EV_GIVEN_UP,        /* a call given up unanswered (timeout, table full, end of input) */
+    NS_EV_GIVEN_UP,        /* a call handed out without its reply: given up (timeout, end of input, XID
+                            * reused) or evicted while still waiting (ns_event.verdict) */
     NS_EV_FINDING,         /* the frame is an occurrence of a finding, or the finding changed (frame 0) */
     NS_EV_AMEND,           /* a later frame changed what was said about an earlier frame */
     NS_EV_KINDS
@@ -89,6 +90,13 @@ struct ns_event {
     /* NS_EV_AMEND */
     uint8_t amend;             /* enum ns_amend_kind */
     uint64_t by_frame;         /* the frame that caused the amendment */
+
+    /* API version 5. NS_EV_GIVEN_UP: why the call left without its reply
+     * (enum ns_txn_verdict); NS_VERDICT_EVICTED_WAITING is not "unanswered":
+     * the call was still waiting, for waited_ns, when memory ran short (its
+     * reply, if it comes, is an NS_EV_REPLY whose txn has late_reply). */
+    uint8_t verdict;
+    int64_t waited_ns;
 };
 
 typedef void (*ns_event_fn)(void *ctx, const struct ns_event *ev);

@@ -147,6 +147,7 @@ struct ns_stats {
     uint64_t frames_ts_outliers;    /* timestamps far out of line with their neighbours: kept, the clock not moved */
     uint64_t frames_ts_backwards;   /* timestamps earlier than the frame before (reordered capture): kept */
     uint64_t rpc_calls_outstanding_evicted; /* calls still waiting when memory ran short (reported outstanding, with their age) */
+    uint64_t rpc_late_replies;      /* replies to calls evicted while waiting (not orphans: matched by what was kept of the call) */
 };
 
 #pragma GCC visibility pop

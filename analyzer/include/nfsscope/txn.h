@@ -85,6 +85,26 @@ struct ns_txn {
      * Valid while the analyzer lives; a copy of the transaction kept after
      * its callback reads only the inline part (the block is reused). */
     const struct ns_ops_more *ops_more;
+    /* API version 5: how a call left the analyzer without its reply
+     * (enum ns_txn_verdict; 0 with a reply), and the late reply of a call
+     * that was handed out while still waiting because memory ran short. */
+    uint8_t verdict;
+    bool late_reply;         /* this reply's call was handed out before as NS_VERDICT_EVICTED_WAITING
+                              * (transaction evicted_txn_id): call_frame, call_ts_ns, prog, vers, proc are
+                              * what was kept of it, its arguments are not (call_undecoded) */
+    int64_t waited_ns;       /* NS_VERDICT_EVICTED_WAITING: how long the call had waited, from its first send */
+    uint64_t evicted_txn_id; /* late_reply: the transaction handed out when the call was evicted */
+};
+
+/* Why a call was handed out without its reply (ns_txn.verdict). */
+enum ns_txn_verdict {
+    NS_VERDICT_NONE = 0,         /* answered (or an orphan reply) */
+    NS_VERDICT_TIMED_OUT,        /* unanswered past the call timeout (its own age, from its last send) */
+    NS_VERDICT_UNANSWERED_AT_END, /* still unanswered when the input ended */
+    NS_VERDICT_SUPERSEDED,       /* its XID was reused for another call before a reply came */
+    NS_VERDICT_EVICTED_WAITING,  /* still waiting when memory ran short: outstanding, not unanswered
+                                  * (ns_txn.waited_ns; ns_stats.rpc_calls_outstanding_evicted) */
+    NS_VERDICTS
 };
 
 /* Reply time minus call time; -1 without both. Never negative with both:
