@@ -593,6 +593,15 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
         if (r->state == REC_MARK) { /* the length of what follows is unknown */
             c->st->msgs_lost++; /* the message whose mark this was */
             bool had = r->msg_len != 0;
+        if (r->state == REC_MARK && r->msg_len && r->snap_cut && r->nspans) {
+            /* The snaplen took the mark of a later fragment of a message whose
+             * head was captured: it goes out as far as its fragments are known
+             * (tshark decodes its header too), then the next record is sought. */
+            emit_buffered(c, r, dir);
+            c->st->resyncs++;
+            enter_sync(c, r);
+            continue;
+        }
             lose_sync(c, r);
             if (had) c->st->msgs_lost--; /* counted once */
             continue;
@@ -616,7 +625,7 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
 
 void rec_hole_snaplen(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
 {
-    if (r->state == REC_BODY) r->snap_cut = true;
+    if (r->state == REC_BODY || (r->state == REC_MARK && r->msg_len)) r->snap_cut = true;
     rec_hole(c, r, dir, n);
 }
 

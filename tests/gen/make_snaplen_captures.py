@@ -18,6 +18,7 @@ call -> reply frames against tshark's.
 | capture | exercises |
 |---|---|
 | snaplen_write_one_segment | `-s 200`, loopback-sized MSS: NFSv4.1 SEQUENCE+PUTFH+WRITE(5120)+GETATTR calls of 5,356 bytes, each one segment of which 134 payload bytes are captured (the RPC and COMPOUND head whole), one by one and four at a time; small GETATTR COMPOUNDs between |
+| snaplen_multifrag_s96 | `-s 96`: NFSv3 32 KiB READ replies in four 8 KiB record fragments, whose later marks the snaplen cut |
 | snaplen_read_32k_s96 | `-s 96` with TCP timestamps (30 bytes of payload per frame: a call's header up to its procedure, a reply's up to its accept status), NFSv3 over 1448-byte segments: GETATTR/LOOKUP/ACCESS, 32 KiB READs two at a time (each reply 23 segments), 32 KiB WRITEs (each call 23 segments), COMMIT |
 """
 import os
@@ -156,6 +157,38 @@ def snaplen_read_32k_s96(out):
     call = rpc_call(x(), nfs3_call("COMMIT", nfs3_commit_args(FILE)), cred=cred)
     cut(call)
     rt.exchange(call, rpc_reply(call, nfs3_res("COMMIT", "NFS3_OK", nfs3_commit_res_ok())))
+    c.close()
+    return exp
+
+
+@scenario
+def snaplen_multifrag_s96(out):
+    """`-s 96` with TCP timestamps: NFSv3 32 KiB READ replies written as
+    four record fragments of 8 KiB (RFC 5531 section 11), two READs at a
+    time. The marks of the later fragments are in bytes the snaplen cut:
+    each reply is still its header's frame and matches its call, as tshark
+    pairs it (the record is handed over as far as its fragments are known,
+    then the next record is found)."""
+    cap = Capture(snaplen=96)
+    exp = CutExpect(cap)
+    x = Xids(0x5c000)
+    c = TcpConnection(cap, C4, 40320, S4, mss=1448, timestamps=True)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    cred = auth_sys()
+    n = 0
+    for b in range(4):
+        pend = []
+        for k in range(2):
+            call, rep = v3_read_call(x, FILE, n * 32768, 32768, cred=cred, seed=n)
+            n += 1
+            exp.override[call.xid] = {"auth": None, "status": None}
+            pend.append((rt.call(call), rep))
+            c.flush(0)
+        for t, rep in pend:
+            rt.reply(t, rep, frags=[8192, 8192, 8192])
+            c.flush(1)
+            c.ack(0)
     c.close()
     return exp
 

@@ -140,8 +140,43 @@ static void test_whole_cut_gap(void)
     env_done(&e);
 }
 
+/* A reply in fragments of 8 KiB (marks at 0, 8196, 16392) over segments
+ * of 1448 with 30 bytes captured: the second mark is in a cut range. The
+ * message goes out as far as its fragments are known (its first, 8192
+ * bytes), dated by its header's frame, and the stream seeks the next
+ * record: the next reply, at the start of a segment, is found. */
+static void test_later_mark_cut(void)
+{
+    struct env e;
+    env_init(&e);
+    uint8_t *b = reply_rec(0x45, 8192), *n = reply_rec(0x46, 100);
+    b[0] = 0; /* not the last fragment */
+    at(&e, 20);
+    rec_data(&e.c, &e.r, 0, b, 30);
+    rec_hole_snaplen(&e.c, &e.r, 0, 1448 - 30);
+    uint32_t left = 3 * 8196 + 4 + 8192 - 1448, frame = 21;
+    while (left) {
+        uint32_t seg = left < 1448 ? left : 1448;
+        at(&e, frame++);
+        rec_hole_snaplen(&e.c, &e.r, 0, seg); /* nothing of it captured (a test: the data is no RPC) */
+        left -= seg;
+    }
+    CHECK_EQ_U(e.s.n, 1);
+    CHECK_EQ_U(e.s.len[0], 8192);
+    CHECK(e.s.trunc[0] && e.s.snap_cut[0]);
+    CHECK_EQ_U(e.s.head[0], 20);
+    at(&e, frame);
+    rec_data(&e.c, &e.r, 0, n, 104);
+    CHECK_EQ_U(e.s.n, 2);
+    CHECK_EQ_U(e.s.len[1], 100);
+    free(b);
+    free(n);
+    env_done(&e);
+}
+
 int main(void)
 {
+    test_later_mark_cut();
     test_cut_in_every_segment();
     test_whole_cut_gap();
     return check_done("test_rpc_record_snaplen");
