@@ -590,9 +590,6 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
             if (r->expect == 0) { r->tentative = false; r->alt = REC_ALT_OFF; }
             return;
         }
-        if (r->state == REC_MARK) { /* the length of what follows is unknown */
-            c->st->msgs_lost++; /* the message whose mark this was */
-            bool had = r->msg_len != 0;
         if (r->state == REC_MARK && r->msg_len && r->snap_cut && r->nspans) {
             /* The snaplen took the mark of a later fragment of a message whose
              * head was captured: it goes out as far as its fragments are known
@@ -602,6 +599,9 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
             enter_sync(c, r);
             continue;
         }
+        if (r->state == REC_MARK) { /* the length of what follows is unknown */
+            c->st->msgs_lost++; /* the message whose mark this was */
+            bool had = r->msg_len != 0;
             lose_sync(c, r);
             if (had) c->st->msgs_lost--; /* counted once */
             continue;
