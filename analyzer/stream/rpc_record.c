@@ -585,7 +585,10 @@ void rec_hole(const struct rec_ctx *c, struct rec_dir *r, int dir, uint32_t n)
     while (n > 0) {
         if (r->state == REC_SYNC) {
             r->scan.have = 0;
-            if (r->expect == 1) c->st->msgs_lost++; /* the mark after a tentative record: in the hole */
+            if (r->expect == 1) { /* the mark after a tentative record: in the hole */
+                c->st->resyncs++;
+                c->st->msgs_lost++;
+            }
             if (r->skip_to < base + n) r->expect = 0;
             if (r->expect == 0) { r->tentative = false; r->alt = REC_ALT_OFF; }
             return;
