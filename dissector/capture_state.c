@@ -45,7 +45,10 @@ static void on_event(void *ctx, const struct ns_event *ev)
     case NS_EV_REPLY:
     case NS_EV_DUP_REPLY:
     case NS_EV_ORPHAN_REPLY: on_rpc_event(r, ev); break;
-    case NS_EV_GIVEN_UP: r->given_up = true; break;
+    case NS_EV_GIVEN_UP: /* a call still waiting when memory ran short is not unanswered */
+        r->given_up = ev->verdict != NS_VERDICT_EVICTED_WAITING;
+        r->left_why = ev->verdict;
+        break;
     case NS_EV_FINDING: frame_rec_add_finding(r, ev->finding_id); break;
     case NS_EV_AMEND:
         if (ev->amend < 8) r->amends |= (uint8_t)(1u << ev->amend);

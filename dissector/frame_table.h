@@ -21,6 +21,7 @@ struct frame_rec {
     uint8_t messages;         /* RPC messages in the frame (saturates at 255) */
     bool backchannel;
     bool given_up;            /* the call was given up unanswered (later) */
+    uint8_t left_why;         /* enum ns_txn_verdict: why it left without its reply (0: it did not) */
     bool has_slot, has_expected, udp;
     uint8_t verdict;          /* enum ns_slot_verdict */
     uint8_t sessionid[NS_SESSIONID_LEN];

@@ -5,7 +5,7 @@ int ett_nfsscope = -1, ett_nfsscope_session = -1, ett_nfsscope_slot = -1, ett_nf
     ett_nfsscope_finding = -1;
 
 int hf_ns_conn = -1, hf_ns_txn = -1, hf_ns_xid = -1, hf_ns_event = -1, hf_ns_messages = -1, hf_ns_backchannel = -1,
-    hf_ns_given_up = -1;
+    hf_ns_given_up = -1, hf_ns_left_why = -1;
 int hf_ns_session = -1, hf_ns_session_conns = -1, hf_ns_session_nconns = -1, hf_ns_bind = -1, hf_ns_client = -1,
     hf_ns_state_protect = -1;
 int hf_ns_slot = -1, hf_ns_seqid = -1, hf_ns_expected = -1, hf_ns_verdict = -1, hf_ns_outstanding = -1,
@@ -34,7 +34,10 @@ void nfsscope_register_fields(void)
         F(hf_ns_messages, "RPC messages in frame", "nfsscope.messages", FT_UINT8, BASE_DEC, NULL),
         F(hf_ns_backchannel, "Backchannel", "nfsscope.backchannel", FT_BOOLEAN, BASE_NONE, NULL),
         F(hf_ns_given_up, "Given up unanswered", "nfsscope.given_up", FT_BOOLEAN, BASE_NONE,
-          "The call was given up without a reply (timeout, table full or end of capture)"),
+          "The call was given up without a reply (timeout, XID reused or end of capture)"),
+        F(hf_ns_left_why, "Left without its reply", "nfsscope.left_why", FT_STRING, BASE_NONE,
+          "Why the call has no reply: timed_out, unanswered_at_end, superseded (XID reused), evicted_waiting "
+          "(still waiting when memory ran short: outstanding, not unanswered)"),
         F(hf_ns_session, "Session", "nfsscope.session", FT_STRING, BASE_NONE,
           "NFSv4.1 session ID (hex), as in the report"),
         F(hf_ns_session_conns, "Session connections", "nfsscope.session.conns", FT_STRING, BASE_NONE,

@@ -9,7 +9,8 @@
 extern int proto_nfsscope;
 extern int ett_nfsscope, ett_nfsscope_session, ett_nfsscope_slot, ett_nfsscope_udp, ett_nfsscope_finding;
 
-extern int hf_ns_conn, hf_ns_txn, hf_ns_xid, hf_ns_event, hf_ns_messages, hf_ns_backchannel, hf_ns_given_up;
+extern int hf_ns_conn, hf_ns_txn, hf_ns_xid, hf_ns_event, hf_ns_messages, hf_ns_backchannel, hf_ns_given_up,
+    hf_ns_left_why;
 extern int hf_ns_session, hf_ns_session_conns, hf_ns_session_nconns, hf_ns_bind, hf_ns_client, hf_ns_state_protect;
 extern int hf_ns_slot, hf_ns_seqid, hf_ns_expected, hf_ns_verdict, hf_ns_outstanding, hf_ns_granted;
 extern int hf_ns_udp_sends, hf_ns_udp_gap, hf_ns_udp_armed, hf_ns_udp_rtt, hf_ns_udp_srtt, hf_ns_udp_rto;

@@ -110,6 +110,8 @@ void nfsscope_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct c
         if (r->udp) add_udp(root, tvb, r);
     }
     if (r->given_up) GEN(proto_tree_add_boolean(root, hf_ns_given_up, tvb, 0, 0, 1));
+    if (r->left_why && ns_txn_verdict_name(r->left_why))
+        GEN(proto_tree_add_string(root, hf_ns_left_why, tvb, 0, 0, ns_txn_verdict_name(r->left_why)));
     for (uint8_t k = 1; k < NS_AMEND_KINDS && k < 8; k++)
         if (r->amends & (1u << k)) GEN(proto_tree_add_string(root, hf_ns_amend, tvb, 0, 0, ns_amend_kind_name(k)));
     if (r->amends && r->amend_by) GEN(proto_tree_add_uint(root, hf_ns_amend_by, tvb, 0, 0, (guint32)r->amend_by));

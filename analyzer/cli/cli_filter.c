@@ -315,12 +315,14 @@ static void remember(struct filter *f, const struct ns_txn *t)
 static void count(struct filter *f, const struct ns_txn *t)
 {
     struct ns_stats *st = &f->st;
-    if (t->call_frame) {
+    if (t->call_frame && !t->late_reply) { /* a late reply's call was counted when it was evicted */
         st->rpc_calls += t->sends ? t->sends : 1;
         st->rpc_retransmissions += t->sends > 1 ? t->sends - 1u : 0;
         if (t->backchannel) st->rpc_backchannel_calls += t->sends ? t->sends : 1;
-        if (!t->reply_frame) st->rpc_unmatched_calls++;
+        if (!t->reply_frame && t->verdict == NS_VERDICT_EVICTED_WAITING) st->rpc_calls_outstanding_evicted++;
+        else if (!t->reply_frame) st->rpc_unmatched_calls++;
     }
+    st->rpc_late_replies += t->late_reply;
     if (t->reply_frame) {
         st->rpc_replies += 1 + t->dup_replies;
         st->rpc_dup_replies += t->dup_replies;

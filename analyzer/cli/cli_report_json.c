@@ -89,6 +89,8 @@ static void rpc(FILE *o, const struct ns_stats *st)
     kv_u(o, "backchannel_calls", st->rpc_backchannel_calls, true);
     kv_u(o, "gss_privacy", st->rpc_gss_privacy, true);
     kv_u(o, "transactions", st->txns, true);
+    kv_u(o, "calls_evicted_waiting", st->rpc_calls_outstanding_evicted, true);
+    kv_u(o, "late_replies", st->rpc_late_replies, true);
     fputc('}', o);
 }
 

@@ -73,6 +73,10 @@ static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_sect
             st->rpc_retransmissions, st->rpc_dup_replies, st->rpc_denied, st->rpc_not_success,
             st->rpc_backchannel_calls, st->rpc_gss_privacy);
     if (st->rpc_xid_reused) fprintf(o, "  XIDs reused for a different call while outstanding %" PRIu64 "\n", st->rpc_xid_reused);
+    if (st->rpc_calls_outstanding_evicted || st->rpc_late_replies)
+        fprintf(o, "  calls still waiting when memory ran short %" PRIu64 " (outstanding, not unanswered)  their late "
+                   "replies %" PRIu64 "\n",
+                st->rpc_calls_outstanding_evicted, st->rpc_late_replies);
 }
 
 /* Closed connections whose records the memory cap dropped: one line of totals. */

@@ -108,5 +108,12 @@ void txnlog_write(void *ctx, const struct ns_txn *t)
     null_or_u(o, "sr_highest_slotid", sr, r4->seq.highest_slotid);
     null_or_u(o, "target_highest_slotid", sr, r4->seq.target_highest_slotid);
     null_or_u(o, "status_flags", sr, r4->seq.status_flags);
+    /* API version 5: why a call has no reply, how long it had waited when
+     * memory ran short, and a reply matched to such a call */
+    const char *verdict = ns_txn_verdict_name(t->verdict);
+    fputs(",\"verdict\":", o);
+    if (verdict) json_cstr(o, verdict); else fputs("null", o);
+    null_or_u(o, "waited_us", t->verdict == NS_VERDICT_EVICTED_WAITING, (uint64_t)(t->waited_ns / 1000));
+    fprintf(o, ",\"late_reply\":%s", t->late_reply ? "true" : "false");
     fputs("}\n", o);
 }

@@ -70,8 +70,13 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *out, size_t c
         "time backwards", NA, false, false, st->frames_ts_backwards);
     /* evictions: what the memory cap made nfsscope drop */
     ROW("flows", "evicted: flows (memory cap)", "flows evicted", EV, true, false, st->evicted_flows);
-    ROW("pending_calls", "evicted: outstanding calls (memory cap)", "calls evicted", EV, true, false,
-        st->evicted_pending_calls);
+    /* every entry the cap forced out of the table of calls: transactions
+     * handed out before their turn in call order (nothing lost), and calls
+     * still waiting (the next row, the loss) */
+    ROW("pending_calls", "evicted: entries of the outstanding-call table forced out early (memory cap)",
+        "calls forced out", EV, false, false, st->evicted_pending_calls);
+    ROW("outstanding_calls", "of which calls still waiting for their reply (outstanding, with their age)",
+        "waiting calls evicted", EV, true, false, st->rpc_calls_outstanding_evicted);
     ROW("reassembly_bytes", "evicted: reassembly bytes (memory cap)", "reassembly evicted", EV, true, false,
         st->evicted_ooo_bytes);
     ROW("op_list_blocks", "refused: blocks for COMPOUND operations past 64 (pool full or memory cap)",
@@ -84,8 +89,6 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *out, size_t c
         st->evicted_op_stats);
     ROW("closed_connections", "evicted: closed connections (over 4096 closed, or memory cap)", "closed conns evicted",
         EV, true, true, st->evicted_conns);
-    ROW("outstanding_calls", "evicted while waiting for their reply: calls outstanding when memory ran short",
-        "waiting calls evicted", EV, true, false, st->rpc_calls_outstanding_evicted);
     size_t k = n < cap ? n : cap;
     for (size_t i = 0; i < k; i++) out[i] = rows[i];
     return k;

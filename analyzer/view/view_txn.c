@@ -40,3 +40,11 @@ unsigned ns_txn_sends_kept(const struct ns_txn *t)
     if (!t->call_frame) return 0;
     return t->sends < NS_TXN_SENDS_KEPT ? t->sends : NS_TXN_SENDS_KEPT;
 }
+
+const char *ns_txn_verdict_name(uint8_t v)
+{
+    static const char *const n[NS_VERDICTS] = {
+        [NS_VERDICT_TIMED_OUT] = "timed_out", [NS_VERDICT_UNANSWERED_AT_END] = "unanswered_at_end",
+        [NS_VERDICT_SUPERSEDED] = "superseded", [NS_VERDICT_EVICTED_WAITING] = "evicted_waiting"};
+    return v < NS_VERDICTS ? n[v] : NULL;
+}

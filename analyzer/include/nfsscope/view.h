@@ -44,6 +44,9 @@ const char *ns_channels_name(bool fore, bool back); /* "both", "fore", "back", "
 const char *ns_rpc_status_name(uint32_t st);
 const char *ns_reply_stat_name(uint8_t rs);      /* "MSG_ACCEPTED", "MSG_DENIED"; else (no reply) "UNKNOWN" */
 const char *ns_transport_name(uint8_t tr);       /* "tcp", "udp"; else "UNKNOWN" */
+/* Why a call left without its reply (ns_txn.verdict): "timed_out", "unanswered_at_end",
+ * "superseded", "evicted_waiting"; NULL for NS_VERDICT_NONE (answered) or unknown. */
+const char *ns_txn_verdict_name(uint8_t v);
 const char *ns_gss_service_name(uint8_t svc);    /* "none", "integrity", "privacy"; NULL when not RPCSEC_GSS data */
 /* NFSv3 or NFSv4 status (vers 3 or 4, as in struct ns_status_count). */
 const char *ns_nfs_status_name(uint8_t vers, uint32_t st);
