@@ -377,9 +377,11 @@ static void sec_not_analysed(struct page *p)
     row_if(f, "charts: sessions beyond the charted ones", s->sessions_dropped);
     row_if(f, "charts: replies of operations beyond the charted ones", s->ops_dropped);
     row_if(f, "charts: UDP events of pairs beyond the charted ones", s->pairs_dropped);
+    bool notes = false; /* recovered, or analysed and only worth a note: not a loss */
+    for (size_t i = 0; i < n; i++) notes |= !rows[i].lost && rows[i].value && strcmp(rows[i].key, "ip_fragments");
+    if (notes) fputs("<tr><td colspan=\"2\"><em>recovered or analysed (nothing lost):</em></td></tr>\n", f);
     for (size_t i = 0; i < n; i++)
-        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments"))
-            row_if(f, rows[i].label, rows[i].value); /* recovered or a note: not a loss */
+        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments")) row_if(f, rows[i].label, rows[i].value);
     fputs("</table>\n", f);
 }
 
