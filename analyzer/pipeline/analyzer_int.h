@@ -12,6 +12,16 @@
 #include "rpc_stage.h"
 #include "tcp_reasm.h"
 
+/* Capture duplicates: an IP packet seen again within DUP_FRAMES frames and
+ * DUP_WINDOW_NS is the same packet captured twice. Linux never resends an
+ * RPC over UDP that fast (its minimum RTO is far larger), and a TCP segment
+ * resent that fast carries nothing new. Compared: addresses, protocol, IPv4
+ * ID, fragment fields, length and the first DUP_PREFIX bytes after the IP
+ * header (the transport checksum covers the rest). */
+#define DUP_FRAMES 8
+#define DUP_PREFIX 128
+#define DUP_WINDOW_NS 1000000ll
+
 struct ns_analyzer {
     struct ns_config cfg;
     struct memcap mc;
@@ -43,6 +53,17 @@ struct ns_analyzer {
         uint32_t regime;     /* frames in line with the clock since it was set */
         bool initial;        /* the clock is still the first frame's */
     } ts;
+    /* The last IP packets seen (transport.c is_capture_dup): one seen again
+     * within a few frames and a millisecond was captured twice (tcpdump -i
+     * any, a mirror port), not sent twice. */
+    struct dup_seen {
+        int64_t ts;
+        uint32_t l4_len, n, frag_id, frag_offset; /* n: bytes of prefix kept */
+        uint8_t ipver, proto, more, used;
+        uint8_t addr[32];
+        uint8_t prefix[DUP_PREFIX];
+    } dup[DUP_FRAMES];
+    uint32_t dup_next;
 };
 
 /* transport.c: one decoded frame (or tick) through the transport stages. */

@@ -202,6 +202,19 @@ static void start_flow(struct ns_analyzer *a, struct flow *f, bool syn)
     for (int d = 0; d < 2; d++) rec_init(&f->rec[d], syn && known);
 }
 
+/* A segment of a closed flow that continues either side's stream, shortly
+ * after the close: the capture put it after the RST or FIN that closed the
+ * flow (a multi-queue NIC), though it was sent before (a reply the server
+ * sent before the client's RST came). Taken as any other. */
+static bool continues_closed(const struct ns_analyzer *a, const struct flow *f, int side, uint32_t seq,
+                             uint32_t wire, uint8_t flags)
+{
+    const struct tcp_dir *d = &f->tcp[side];
+    if (!wire || (flags & (TH_SYN | TH_RST)) || !d->have_seq) return false;
+    if (a->now - f->closed_ts > CLOSED_LINGER) return false;
+    return (int32_t)(seq - d->next_seq) <= 0 && (int32_t)(seq + wire - d->next_seq) > 0;
+}
+
 static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const struct ns_msg *seg)
 {
     struct xdr x;
@@ -239,6 +252,7 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->rpc = FLOW_RPC_UNKNOWN;
         f->closed = false;
         f->released = false;
+        f->closed_ts = 0;
         f->probe_tries = 0;
         f->pre_frames = 0;
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
@@ -255,7 +269,8 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->pre_frames++;
         f->pre_bytes[side] += wire;
     }
-    if (f->rpc == FLOW_RPC_NO || f->released) return;
+    if (f->rpc == FLOW_RPC_NO) return;
+    if (f->released && !continues_closed(a, f, side, seq, wire, flags)) return;
     if (flags & TH_RST) {
         /* RFC 5961 3.2: an RST elsewhere than the next expected byte does not
          * reset the connection (nor is its payload part of the stream). */
@@ -285,12 +300,21 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
     }
     if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
-    if (f->closed && !f->released) {
-        /* Nothing more will come: hand over what waits and free the buffers
-         * now, so memory follows open connections, not capture length. */
-        for (int d = 0; d < 2; d++) tcp_reasm_flush(&tc, &f->tcp[d], d);
-        release_flow(a, f);
-        f->released = true;
+    if (f->closed) {
+        /* Nothing more should come: hand over what waits and give back the
+         * buffers now, so memory follows open connections, not capture
+         * length. A message still arriving keeps its buffer (a late segment
+         * may end it) until the flow lingers out (CLOSED_LINGER). */
+        for (int d = 0; d < 2; d++) {
+            tcp_reasm_flush(&tc, &f->tcp[d], d);
+            struct rec_ctx rc = rec_ctx_of(&dv);
+            rec_trim(&rc, &f->rec[d]);
+        }
+        if (!f->released) {
+            rpc_stage_flow_gone(a->rpc, f); /* its connection record may now be a closed summary */
+            f->released = true;
+            f->closed_ts = a->now;
+        }
     }
 }
 
@@ -397,6 +421,43 @@ void transport_housekeeping(struct ns_analyzer *a, bool force)
     flow_sweep(a->flows, a->now, SWEEP_PER_TICK, &rules);
 }
 
+/* Was this IP packet seen within the last DUP_FRAMES frames and
+ * DUP_WINDOW_NS (analyzer_int.h)? Remembers it either way. The link header
+ * is not compared: tcpdump -i any sees one packet on two interfaces. Cheap
+ * fields first; the prefix only when they all agree. */
+static bool is_capture_dup(struct ns_analyzer *a, const struct net_pkt *p)
+{
+    uint32_t n = p->l4_caplen < DUP_PREFIX ? p->l4_caplen : DUP_PREFIX;
+    uint32_t alen = p->ipver == 4 ? 4 : 16;
+    for (uint32_t i = 0; i < DUP_FRAMES; i++) {
+        const struct dup_seen *d = &a->dup[i];
+        if (!d->used || d->l4_len != p->l4_len || d->n != n || d->frag_id != p->frag_id ||
+            d->frag_offset != p->frag_offset || d->ipver != p->ipver || d->proto != p->proto ||
+            d->more != p->more_fragments)
+            continue;
+        int64_t dt = a->now - d->ts;
+        if (dt > DUP_WINDOW_NS || dt < -DUP_WINDOW_NS) continue;
+        if (memcmp(d->addr, p->src.a, alen) || memcmp(d->addr + 16, p->dst.a, alen)) continue;
+        if (n && memcmp(d->prefix, p->l4, n)) continue;
+        return true; /* the copy: the first is already remembered */
+    }
+    struct dup_seen *d = &a->dup[a->dup_next];
+    a->dup_next = (a->dup_next + 1) % DUP_FRAMES;
+    d->used = 1;
+    d->ts = a->now;
+    d->l4_len = p->l4_len;
+    d->n = n;
+    d->frag_id = p->frag_id;
+    d->frag_offset = p->frag_offset;
+    d->ipver = p->ipver;
+    d->proto = p->proto;
+    d->more = p->more_fragments;
+    memcpy(d->addr, p->src.a, alen);
+    memcpy(d->addr + 16, p->dst.a, alen);
+    if (n) memcpy(d->prefix, p->l4, n);
+    return false;
+}
+
 void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, uint32_t caplen, uint32_t len)
 {
     struct ns_stats *st = &a->st;
@@ -404,6 +465,9 @@ void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, u
     enum net_result r = net_decode(linktype, data, caplen, len, &p);
     if (r == NET_NOT_IP) { st->frames_not_ip++; return; }
     if (r != NET_OK) { st->frames_undecodable++; return; }
+    /* A packet captured twice is analysed once: its copy is neither an RPC
+     * retransmission nor a duplicate reply. */
+    if (is_capture_dup(a, &p)) { st->frames_duplicate++; return; }
     if (p.ip_len_clamped) st->frames_ip_len_clamped++;
     if (p.is_fragment) {
         st->ip_fragments++;

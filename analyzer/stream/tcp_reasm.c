@@ -55,6 +55,7 @@ static void free_seg(const struct tcp_ctx *c, struct tcp_dir *d, struct tcp_seg 
  * readable. */
 static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_frame, uint64_t frame, int64_t ts)
 {
+    if (d->holding) return; /* held bytes wait for the other side (hold_release) */
     while (d->ooo) {
         struct tcp_seg *s = d->ooo;
         int32_t rel = seq_diff(s->seq, d->next_seq);
@@ -91,6 +92,9 @@ static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_
     drain(c, d, dir, true, 0, 0);
 }
 
+static bool enqueue(const struct tcp_ctx *c, struct tcp_dir *d, uint32_t seq, const uint8_t *p, uint32_t caplen,
+                    uint32_t len, uint64_t frame, int64_t ts);
+
 static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, const uint8_t *p, uint32_t caplen,
                   uint32_t len, uint64_t frame, int64_t ts)
 {
@@ -99,6 +103,11 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
      * be filled in time; call it lost and make room. */
     while (d->ooo && (d->ooo_bytes + caplen > OOO_DIR_MAX || d->ooo_count >= TCP_OOO_SEGS_MAX ||
                       c->mc->used[MEM_REASSEMBLY] + caplen + sizeof(struct tcp_seg) > c->mc->cap[MEM_REASSEMBLY])) {
+        if (d->holding) { /* no room to wait: what is held goes first */
+            tcp_reasm_release_hold(c, d, dir);
+            if (seq_diff(seq, d->next_seq) <= 0) break;
+            continue;
+        }
         int32_t lost = seq_diff(d->ooo->seq, d->next_seq);
         if (lost > 0) c->st->evicted_ooo_bytes += (uint32_t)lost;
         skip_to(c, d, dir, d->ooo->seq);
@@ -115,13 +124,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         }
         return;
     }
-    size_t need = sizeof(struct tcp_seg) + caplen;
-    struct tcp_seg *s = NULL;
-    if (memcap_take(c->mc, MEM_REASSEMBLY, need)) {
-        s = malloc(need);
-        if (!s) memcap_give(c->mc, MEM_REASSEMBLY, need);
-    }
-    if (!s) {
+    if (!enqueue(c, d, seq, p, caplen, len, frame, ts)) {
         if (d->ooo) { /* allocation failed with a queue to wait on: drop this one */
             c->st->evicted_ooo_bytes += caplen;
             return;
@@ -132,8 +135,21 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         skip_to(c, d, dir, seq);
         deliver(c, d, dir, p, caplen, len, frame, ts);
         d->next_seq = seq + len;
-        return;
     }
+}
+
+/* Copy a segment into the queue, sorted by seq; false when the memory cap or
+ * the allocator refuses. */
+static bool enqueue(const struct tcp_ctx *c, struct tcp_dir *d, uint32_t seq, const uint8_t *p, uint32_t caplen,
+                    uint32_t len, uint64_t frame, int64_t ts)
+{
+    size_t need = sizeof(struct tcp_seg) + caplen;
+    struct tcp_seg *s = NULL;
+    if (memcap_take(c->mc, MEM_REASSEMBLY, need)) {
+        s = malloc(need);
+        if (!s) memcap_give(c->mc, MEM_REASSEMBLY, need);
+    }
+    if (!s) return false;
     s->frame = frame;
     s->ts_ns = ts;
     s->seq = seq;
@@ -154,6 +170,61 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
     }
     d->ooo_bytes += caplen;
     d->ooo_count++;
+    return true;
+}
+
+/* The end of what a side has delivered, its FIN (one sequence number)
+ * included: how far the peer may acknowledge without a hold. */
+static uint32_t delivered_end(const struct tcp_dir *d) { return d->next_seq + (d->fin_seen ? 1u : 0u); }
+
+/* The hold ends: what waited goes, each segment with its own frame. */
+static void hold_release(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
+{
+    if (!d->holding) return;
+    d->holding = false;
+    drain(c, d, dir, true, 0, 0);
+}
+
+/* Hold a segment of this side (the first one starts the hold); false when
+ * the hold's bound or the memory cap refuses it (it is then delivered as
+ * any other, and the hold, if any, let go first). */
+static bool hold_put(const struct tcp_ctx *c, struct tcp_dir *d, int dir, const struct tcp_segment_in *s,
+                     uint32_t seq, uint32_t caplen, uint32_t len)
+{
+    if (d->ooo_bytes + caplen <= TCP_HOLD_BYTES && d->ooo_count < TCP_OOO_SEGS_MAX &&
+        enqueue(c, d, seq, s->payload, caplen, len, s->frame, s->ts_ns)) {
+        if (!d->holding) {
+            d->holding = true;
+            d->hold_ack = s->ack;
+            d->hold_age = 0;
+            d->hold_ts = s->ts_ns;
+            c->st->held++;
+        }
+        return true;
+    }
+    c->st->hold_refused++;
+    hold_release(c, d, dir);
+    return false;
+}
+
+/* After each segment of the connection: a hold ends when the other side
+ * has delivered the bytes it acknowledged, or, those lost to the capture,
+ * after a few more segments or a short time. */
+static void hold_check(const struct tcp_ctx *c, struct tcp_dir *d, int dir, const struct tcp_dir *peer, int64_t ts)
+{
+    if (!d->holding) return;
+    if (seq_diff(delivered_end(peer), d->hold_ack) >= 0) {
+        hold_release(c, d, dir);
+    } else if (++d->hold_age > TCP_HOLD_SEGS || ts - d->hold_ts > TCP_HOLD_NS) {
+        c->st->hold_expired++;
+        hold_release(c, d, dir);
+    }
+}
+
+void tcp_reasm_release_hold(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
+{
+    if (d->holding) c->st->hold_expired++;
+    hold_release(c, d, dir);
 }
 
 bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq)
@@ -196,13 +267,26 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
     /* The peer acknowledged bytes of the other direction we never saw: the
      * capture missed them and no retransmission will come. The ACK covers
      * every byte below it, so every missing range it covers goes at once. */
-    if ((s->flags & TH_ACK) && other->have_seq)
+    if ((s->flags & TH_ACK) && other->have_seq) {
+        /* (bytes the other side holds were received: they go first) */
+        if (other->holding && seq_diff(s->ack, other->next_seq) > 0) hold_release(c, other, dir ^ 1);
         while (other->ooo && seq_diff(s->ack, other->next_seq) > 0 && seq_diff(s->ack, other->ooo->seq) >= 0)
             skip_to(c, other, dir ^ 1, other->ooo->seq);
+    }
     uint32_t len = s->len, caplen = s->caplen < s->len ? s->caplen : s->len;
     if (len) {
         int32_t rel = seq_diff(seq, d->next_seq);
-        if (rel < 0) { /* retransmission or overlap with delivered bytes */
+        bool fresh = rel > 0 || (uint32_t)(d->next_seq - seq) < len; /* bytes not delivered yet */
+        /* Bytes that acknowledge the other side's bytes not seen yet wait
+         * for them (a reply captured before its call); so does everything
+         * this side sends while it holds. */
+        bool hold = fresh && (d->holding || (rel <= 0 && (s->flags & TH_ACK) && other->have_seq &&
+                                             !other->holding && seq_diff(s->ack, delivered_end(other)) > 0));
+        bool held = hold && hold_put(c, d, dir, s, seq, caplen, len);
+        if (hold && !held) rel = seq_diff(seq, d->next_seq); /* the hold was let go: its bytes went first */
+        if (held) {
+            /* waits for the other side */
+        } else if (rel < 0) { /* retransmission or overlap with delivered bytes */
             uint32_t skip = d->next_seq - seq;
             if (skip >= len) {
                 c->st->retransmitted++;
@@ -222,14 +306,18 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
         }
     }
     if (s->flags & TH_FIN) d->fin_seen = true;
+    hold_check(c, other, dir ^ 1, d, s->ts_ns);
+    hold_check(c, d, dir, other, s->ts_ns);
 }
 
 void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
 {
+    tcp_reasm_release_hold(c, d, dir);
     while (d->ooo) skip_to(c, d, dir, d->ooo->seq);
 }
 
 void tcp_reasm_release(const struct tcp_ctx *c, struct tcp_dir *d)
 {
     while (d->ooo) free_seg(c, d, pop_head(d));
+    d->holding = false;
 }

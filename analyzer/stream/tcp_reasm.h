@@ -31,7 +31,21 @@ struct tcp_dir {
     uint32_t ooo_count;      /* segments queued (at most TCP_OOO_SEGS_MAX) */
     uint64_t last_frame;     /* frame (and time) of the last bytes handed over in order: */
     int64_t last_ts;         /* a hole declared later is dated by what this side sent */
+    /* A hold: this side's next bytes acknowledged bytes of the other side not
+     * seen yet (a capture that put a reply before its call, a multi-queue
+     * NIC). They wait in the queue, and everything after them, until the
+     * other side has delivered up to hold_ack, or TCP_HOLD_SEGS more
+     * segments of the connection or TCP_HOLD_NS have passed (the call was
+     * lost to the capture), then go with their own frames. */
+    bool holding;
+    uint8_t hold_age;        /* segments of the connection since the hold began */
+    uint32_t hold_ack;
+    int64_t hold_ts;
 };
+
+#define TCP_HOLD_SEGS 4u
+#define TCP_HOLD_BYTES (256u << 10)   /* captured bytes one side may hold */
+#define TCP_HOLD_NS (5ll * 1000000ll)
 
 /* Segments one direction may hold out of order: bounds the queue when
  * segments carry no captured bytes (snaplen), which the byte bound misses. */
@@ -42,6 +56,9 @@ struct tcp_reasm_stats {
     uint64_t evicted_ooo_bytes; /* bytes given up early because a cap left no room to wait */
     uint64_t syn_ignored;       /* SYNs inside an established stream's delivered bytes */
     uint64_t rst_ignored;       /* RSTs not at the next expected sequence (RFC 5961 3.2) */
+    uint64_t held;              /* segments held for the other side's bytes they acknowledge */
+    uint64_t hold_expired;      /* holds let go before those bytes came (lost to the capture) */
+    uint64_t hold_refused;      /* segments not held (bound or memory): delivered at once */
 };
 
 struct tcp_ctx {
@@ -77,6 +94,8 @@ bool tcp_reasm_rst_acceptable(const struct tcp_dir *d, uint32_t seq);
  * delivered belongs to no new connection (a corrupt or replayed segment):
  * tcp_reasm_segment counts it and ignores it, payload, ACK and FIN included. */
 bool tcp_reasm_syn_stale(const struct tcp_dir *d, uint32_t seq);
+/* Let a hold go now (an idle connection): its bytes go with their frames. */
+void tcp_reasm_release_hold(const struct tcp_ctx *c, struct tcp_dir *d, int dir);
 /* Deliver everything queued, with holes for what is missing (flow end). */
 void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir);
 /* Free queued segments without delivering. */

@@ -68,6 +68,8 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *out, size_t c
         "bad timestamps", NA, true, false, st->frames_ts_outliers);
     ROW("timestamp_backwards", "frames stamped earlier than the frame before (analysed at the later time)",
         "time backwards", NA, false, false, st->frames_ts_backwards);
+    ROW("frames_duplicate", "frames captured twice (the copy skipped)", "dup frames", NA, false, false,
+        st->frames_duplicate);
     /* evictions: what the memory cap made nfsscope drop */
     ROW("flows", "evicted: flows (memory cap)", "flows evicted", EV, true, false, st->evicted_flows);
     /* every entry the cap forced out of the table of calls: transactions

@@ -406,6 +406,7 @@ static void test_loss_rows(void)
         {offsetof(struct ns_stats, frames_udp_len_bad), "udp_length_bad", NS_LOSS_NOT_ANALYSED, true},
         {offsetof(struct ns_stats, frames_ts_outliers), "timestamp_outliers", NS_LOSS_NOT_ANALYSED, true},
         {offsetof(struct ns_stats, frames_ts_backwards), "timestamp_backwards", NS_LOSS_NOT_ANALYSED, false},
+        {offsetof(struct ns_stats, frames_duplicate), "frames_duplicate", NS_LOSS_NOT_ANALYSED, false},
         {offsetof(struct ns_stats, rpc_calls_outstanding_evicted), "outstanding_calls", NS_LOSS_EVICTED, true},
         {offsetof(struct ns_stats, evicted_pending_calls), "pending_calls", NS_LOSS_EVICTED, false},
         {offsetof(struct ns_stats, flows_retired_idle), "flows_retired_idle", NS_LOSS_NOT_ANALYSED, true},

@@ -148,6 +148,7 @@ struct ns_stats {
     uint64_t frames_ts_backwards;   /* timestamps earlier than the frame before (reordered capture): kept */
     uint64_t rpc_calls_outstanding_evicted; /* calls still waiting when memory ran short (reported outstanding, with their age) */
     uint64_t rpc_late_replies;      /* replies to calls evicted while waiting (not orphans: matched by what was kept of the call) */
+    uint64_t frames_duplicate;      /* IP packets captured twice in a row (-i any, a mirror port): the copy skipped */
 };
 
 #pragma GCC visibility pop
