@@ -2,7 +2,7 @@
 # Record real NFS traffic for the snapshot-length tests (issue 11): the same
 # traffic captured at once in full (-s 0) and cut (-s 200, -s 128, -s 96).
 #
-#   sudo samples/lab/record-snaplen.sh [lo] [veth] [lo-mid] [veth-mid]   (default: all)
+#   sudo samples/lab/record-snaplen.sh [lo] [veth] [lo-mid] [veth-mid] [lo-w4k]   (default: the first four)
 #   KEEP=1 ...   keep the work dir (ganesha logs, configs, all captures)
 #   OUT=DIR      where the captures go (default: $WORK/out)
 #
@@ -28,6 +28,11 @@
 # lo-mid, veth-mid: the proxy is started and used before the captures start,
 # so its NFSv4.1 connection is picked up in the middle (no SYN); the
 # captures then hold the proxy workload again (and, on veth, the direct one).
+#
+# lo-w4k (issue 20's report): as lo, proxy only, the server's export with
+# MaxWrite = 4096: the proxy splits each write it is given into NFSv4.1
+# WRITEs of 4 KiB, one at a time, each call one segment (4,280 bytes) whose
+# RPC header and COMPOUND head up to PUTFH fit in the 134 payload bytes of -s 200.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -80,6 +85,7 @@ setup_export() {
     gen s256 262144 > "$e/read256k.bin"
     printf 'nested file\n' > "$e/subdir/nested.txt"
     gen u256 262144 > "$WORK/cli/up256k.bin"
+    gen u64 65536 > "$WORK/cli/up64k.bin"
     chmod 0777 "$e" "$e/subdir" "$WORK/cli"; chmod 0644 "$e"/*.bin "$e"/*.txt "$WORK/cli"/*.bin
 }
 
@@ -122,8 +128,10 @@ EOF
 }
 # 32 KiB transfers: libnfs then pipelines its READs and WRITEs, so one
 # segment can hold several records and a record can start inside a segment.
+# server_conf FILE [MAXWRITE]
 server_conf() {
-    conf "$1" srv 2049 20048 "MaxRead = 32768; MaxWrite = 32768; PrefRead = 32768; PrefWrite = 32768;
+    local w=${2:-32768}
+    conf "$1" srv 2049 20048 "MaxRead = 32768; MaxWrite = $w; PrefRead = 32768; PrefWrite = $w;
     FSAL { Name = VFS; }" "$WORK/export"
 }
 # proxy_conf FILE NFS_PORT MNT_PORT SERVER_ADDR
@@ -196,27 +204,38 @@ proxy_workload() {
     cmp "$WORK/cli/up256k.bin" "$WORK/export/up.$t.proxy"
 }
 
-# run_lo [mid]
+# proxy_w4k_workload PROXY_HOST TAG: a 64 KiB file written through the proxy
+proxy_w4k_workload() {
+    local p=nfs://$1/export t=$2
+    run nfs-ls "$p/"
+    run nfs-cat "$p/hello.txt" >/dev/null
+    run nfs-cp "$WORK/cli/up64k.bin" "$p/up.$t.proxy"
+    run nfs-cp "$p/small.bin" "$WORK/cli/s.$t.proxy"
+    cmp "$WORK/cli/up64k.bin" "$WORK/export/up.$t.proxy"
+    cmp "$WORK/cli/s.$t.proxy" "$WORK/export/small.bin"
+}
+
+# run_lo [mid|w4k]
 run_lo() {
-    local s tag=lo${1:+-mid}
+    local s tag=lo${1:+-$1}
     del_ns $NS_LO; ip netns add $NS_LO; ip -n $NS_LO link set lo up
     ip -n $NS_LO addr add 10.79.9.1/32 dev lo
     NS=$NS_LO
     start_rpcbind $NS_LO
-    server_conf "$WORK/srv-lo.conf"
+    server_conf "$WORK/srv-lo.conf" $([ "${1:-}" = w4k ] && echo 4096)
     proxy_conf "$WORK/prx-lo.conf" 2050 20050 127.0.0.1
     start_ganesha "$RB" srv "$WORK/srv-lo.conf"
-    if [ -n "${1:-}" ]; then  # (once the proxy runs, port 2049 on 127.0.0.1 maps to it: no direct part)
+    if [ "${1:-}" = mid ]; then  # (once the proxy runs, port 2049 on 127.0.0.1 maps to it: no direct part)
         start_ganesha "$RB" prx "$WORK/prx-lo.conf"
         proxy_workload 127.0.0.1 $tag-warm
     fi
     cap $NS_LO lo "$OUT/$tag-full.pcap" 0
     for s in "${SNAPS[@]}"; do cap $NS_LO lo "$OUT/$tag-s$s.pcap" "$s"; done
-    if [ -z "${1:-}" ]; then
-        direct_workload 127.0.0.1 $tag
+    if [ "${1:-}" != mid ]; then
+        [ -n "${1:-}" ] || direct_workload 127.0.0.1 $tag
         start_ganesha "$RB" prx "$WORK/prx-lo.conf"
     fi
-    proxy_workload 127.0.0.1 $tag
+    if [ "${1:-}" = w4k ]; then proxy_w4k_workload 127.0.0.1 $tag; else proxy_workload 127.0.0.1 $tag; fi
     cap_stop
     stop_pids
     del_ns $NS_LO
@@ -257,7 +276,7 @@ rm -rf "$WORK"; mkdir -p "$WORK" "$OUT"; chmod 0755 "$WORK"
 setup_export
 for r in "${runs[@]}"; do
     log "run: $r"
-    case $r in lo) run_lo ;; veth) run_veth ;; lo-mid) run_lo mid ;; veth-mid) run_veth mid ;; *) echo "unknown run $r" >&2; exit 2 ;; esac
+    case $r in lo) run_lo ;; veth) run_veth ;; lo-mid) run_lo mid ;; lo-w4k) run_lo w4k ;; veth-mid) run_veth mid ;; *) echo "unknown run $r" >&2; exit 2 ;; esac
 done
 chmod 0644 "$OUT"/*.pcap
 ls -l "$OUT"/*.pcap >&2
