@@ -96,7 +96,12 @@ static void trim_cb(void *ctx, struct flow *f)
 {
     struct delivery dv = {ctx, f};
     struct rec_ctx rc = rec_ctx_of(&dv);
-    for (int d = 0; d < 2; d++) rec_trim(&rc, &f->rec[d]);
+    struct tcp_ctx tc = tcp_ctx_of(&dv);
+    for (int d = 0; d < 2; d++) {
+        /* bytes held for the other side's that never came: they go now */
+        if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO) tcp_reasm_release_hold(&tc, &f->tcp[d], d);
+        rec_trim(&rc, &f->rec[d]);
+    }
 }
 
 /* ---- TCP ---- */

@@ -31,6 +31,7 @@ nfsscope's output on the faulted capture.  pcapng samples are skipped
 (their pcap twins are checked)."""
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -237,6 +238,9 @@ def main(argv):
         print(__doc__)
         return 2
     nfsscope, outdir, fault = argv[1], argv[2], argv[3]
+    if not shutil.which("tshark"):
+        print("SKIP: tshark not found")
+        return 77
     os.makedirs(outdir, exist_ok=True)
     for s in argv[4:]:
         check_sample(nfsscope, outdir, fault, s)

@@ -23,7 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from make_edge_captures import C4, S4, C6, S6, Xids, pattern, v3_mix  # noqa: E402
 from netbuild import Capture, TcpConnection, UdpFlow, SYN, PSH, ACK, inet_cksum  # noqa: E402
-from scenario import Expect, RpcTcp, RpcUdp                 # noqa: E402
+from pcapwriter import Record                                # noqa: E402
+from scenario import Expect, FrameRef, RpcTcp, RpcUdp       # noqa: E402
 
 SCENARIOS = {}
 
@@ -303,6 +304,155 @@ def tcp_syn_data_ipv6(out):
     c.close()
     exp.meta["tshark_compare"] = False          # tshark takes the SYN as a new stream
     exp.meta["counters"] = {"tcp_syn_ignored": 1}
+    return exp
+
+
+def _capture_twice(cap, exp=None, xid=None, kind=None, dt_ns=3000):
+    """The last frame captured again right after it (tcpdump -i any sees a
+    packet on two interfaces; a mirror port): the same bytes, dt_ns later.
+    A UDP copy is an RPC message to tshark (xid, kind: noted as such)."""
+    r = cap.writer.records[-1]
+    cap.writer.records.append(Record(r.ts_ns + dt_ns, r.data, r.caplen))
+    if exp is not None:
+        exp.note_msg(FrameRef(cap.nframes), xid, kind)
+
+
+@scenario
+def frames_captured_twice(out):
+    """Frames captured twice in a row (the same IP packet 3 us apart): a UDP
+    call, a UDP reply, a TCP call segment. Each copy is skipped and counted
+    in frames_duplicate: the call was sent once (sends 1), no duplicate
+    reply (before: the copied call counted as an RPC retransmission, the
+    copied reply as a duplicate reply). A real UDP retransmission, a second
+    later with a new IP ID, is still one (sends 2)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x6900)
+    u = UdpFlow(cap, C4, 40070, S4)
+    ru = RpcUdp(exp, u)
+    pairs = v3_mix(x)
+    ru.exchange(*pairs[0])
+    t = ru.call(pairs[1][0])
+    _capture_twice(cap, exp, t.xid, "call")
+    ru.reply(t, pairs[1][1])
+    t = ru.call(pairs[2][0])
+    ru.reply(t, pairs[2][1])
+    _capture_twice(cap, exp, t.xid, "reply")
+    t = ru.call(pairs[3][0])
+    cap.tick(10**9)
+    ru.resend(t)
+    ru.reply(t, pairs[3][1])
+    c = TcpConnection(cap, C4, 40071, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    for i, (call, rep) in enumerate(pairs[4:8]):
+        t = rt.call(call)
+        c.flush(0)
+        if i == 1:
+            _capture_twice(cap)
+        rt.reply(t, rep)
+        c.flush(1)
+        c.ack(0)
+    c.close()
+    exp.meta["frames"] = cap.nframes
+    exp.meta["counters"] = {"frames_duplicate": 3, "tcp_retransmitted_segments": 0}
+    return exp
+
+
+def _swap_frames(cap, conns, firsts):
+    """Swap captured frames f and f+1 for each f in firsts, each keeping its
+    own timestamp (a multi-queue NIC, tcpdump -i any): the records trade
+    places, and the frame numbers the expectations are derived from (the
+    TCP streams' segments) follow them."""
+    recs = cap.writer.records
+    move = {}
+    for f in firsts:
+        recs[f - 1], recs[f] = recs[f], recs[f - 1]
+        move[f], move[f + 1] = f + 1, f
+    for c in conns:
+        for st in c.streams:
+            st.segs = sorted(((move.get(fr, fr), a, b) for fr, a, b in st.segs), key=lambda x: x[0])
+            st.cut = {move.get(fr, fr): v for fr, v in st.cut.items()}
+
+
+def _close_workload(cap, exp, x, port, n=4):
+    c = TcpConnection(cap, C4, port, S4)
+    rt = RpcTcp(exp, c)
+    c.handshake()
+    pairs = v3_mix(x)
+    for call, rep in pairs[:n]:
+        rt.exchange(call, rep)
+        c.ack(0)
+    return c, rt, pairs[n]
+
+
+@scenario
+def tcp_rst_before_reply(out):
+    """The client resets the connection right after the server sent its
+    last reply, and the capture has the RST first (the two frames swapped,
+    each keeping its timestamp, as in a real twin capture): the reply, which
+    continues the server's stream, is still taken (before: the RST closed
+    and released the flow, the reply was dropped and its call left
+    unmatched)."""
+    cap = Capture()
+    exp = Expect(cap)
+    c, rt, (call, rep) = _close_workload(cap, exp, Xids(0x6600), 40066)
+    t = rt.exchange(call, rep)
+    rst = c.rst(0)
+    assert t.reply_refs[0].frame() == rst - 1
+    _swap_frames(cap, [c], [rst - 1])
+    exp.meta["counters"] = {"tcp_rst_ignored": 0, "messages_lost": 0}
+    return exp
+
+
+@scenario
+def tcp_fin_before_reply(out):
+    """The client half-closes with a call outstanding (FIN after its call);
+    the server's reply and its FIN follow, captured FIN first: both FINs
+    seen close the flow, and the reply after them, continuing the server's
+    stream, is still taken (before: dropped, its call unmatched)."""
+    cap = Capture()
+    exp = Expect(cap)
+    c, rt, (call, rep) = _close_workload(cap, exp, Xids(0x6700), 40067)
+    t = rt.call(call)
+    c.flush(0)
+    c.fin(0)
+    rt.reply(t, rep)
+    c.flush(1)
+    fin = c.fin(1)
+    c.ack(0)
+    assert t.reply_refs[0].frame() == fin - 1
+    _swap_frames(cap, [c], [fin - 1])
+    exp.meta["counters"] = {"messages_lost": 0}
+    return exp
+
+
+@scenario
+def tcp_reply_before_call(out):
+    """Calls and their replies captured reply first (neighbouring frames
+    swapped, each keeping its timestamp: a multi-queue NIC), over IPv4 and
+    IPv6, one of them the connection's first call: the reply, whose ACK
+    covers the call's bytes not seen yet, waits for them and is matched with
+    its call, in its own frame (before: an orphan reply and an unmatched
+    call each time)."""
+    cap = Capture()
+    exp = Expect(cap)
+    x = Xids(0x6800)
+    for caddr, saddr, port in ((C4, S4, 40068), (C6, S6, 40069)):
+        c = TcpConnection(cap, caddr, port, saddr)
+        rt = RpcTcp(exp, c)
+        c.handshake()
+        swaps = []
+        for i, (call, rep) in enumerate(v3_mix(x)[:8]):
+            t = rt.exchange(call, rep)
+            if i in (0, 3, 6):
+                assert t.reply_refs[0].frame() == t.call_refs[0].frame() + 1
+                swaps.append(t.call_refs[0].frame())
+            c.ack(0)
+        c.close()
+        _swap_frames(cap, [c], swaps)
+    exp.meta["tshark_compare"] = False          # tshark decodes no reply whose call it has not seen
+    exp.meta["counters"] = {"messages_lost": 0, "tcp_gaps": 0}
     return exp
 
 

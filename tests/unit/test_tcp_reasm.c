@@ -655,6 +655,158 @@ static void test_rst_acceptable(void)
     CHECK(tcp_reasm_rst_acceptable(&k.d[0], 1000 + 1 + 101));
 }
 
+/* ---- holds: a segment whose ACK covers the other side's bytes not seen yet ---- */
+
+struct dlog {
+    struct { int dir; uint64_t frame; uint32_t len; uint8_t kind; } ev[64];
+    uint32_t n;
+};
+
+static void on_logged(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
+                      uint64_t frame, int64_t ts)
+{
+    struct dlog *l = ctx;
+    (void)data;
+    (void)ts;
+    if (l->n < 64) {
+        l->ev[l->n].dir = dir;
+        l->ev[l->n].frame = frame;
+        l->ev[l->n].len = len;
+        l->ev[l->n].kind = (uint8_t)kind;
+        l->n++;
+    }
+}
+
+struct hconn {
+    struct memcap mc;
+    struct tcp_reasm_stats st;
+    struct tcp_ctx c;
+    struct tcp_dir d[2];
+    struct dlog log;
+};
+
+#define HC_ISN 1000u  /* client: data byte i at 1001 + i */
+#define HS_ISN 5000u  /* server: data byte i at 5001 + i */
+
+static void hconn_init(struct hconn *k, uint64_t memtotal)
+{
+    memset(k, 0, sizeof *k);
+    memcap_init(&k->mc, memtotal);
+    k->c = (struct tcp_ctx){&k->mc, &k->st, on_logged, &k->log};
+    struct tcp_segment_in s = {.seq = HC_ISN, .flags = TH_SYN, .frame = 1, .ts_ns = 1000};
+    tcp_reasm_segment(&k->c, &k->d[0], 0, &k->d[1], &s);
+    struct tcp_segment_in sa = {.seq = HS_ISN, .ack = HC_ISN + 1, .flags = TH_SYN | TH_ACK, .frame = 2, .ts_ns = 2000};
+    tcp_reasm_segment(&k->c, &k->d[1], 1, &k->d[0], &sa);
+}
+
+/* Side dir sends its stream bytes [off, off+len) acknowledging the peer's
+ * bytes [0, acked), in frame fr at ts_us microseconds. */
+static void hseg(struct hconn *k, int dir, uint32_t off, uint32_t len, uint32_t acked, uint64_t fr, int64_t ts_us)
+{
+    uint32_t base = dir ? HS_ISN + 1 : HC_ISN + 1, peer = dir ? HC_ISN + 1 : HS_ISN + 1;
+    struct tcp_segment_in s = {.seq = base + off, .ack = peer + acked, .flags = TH_ACK | (len ? 0x08 : 0),
+                               .payload = len ? src + off : NULL, .caplen = len, .len = len, .frame = fr,
+                               .ts_ns = ts_us * 1000};
+    tcp_reasm_segment(&k->c, &k->d[dir], dir, &k->d[dir ^ 1], &s);
+}
+
+static void check_ev(const struct hconn *k, uint32_t i, int dir, uint64_t frame, uint32_t len)
+{
+    CHECK(i < k->log.n);
+    if (i >= k->log.n) return;
+    CHECK_EQ_U(k->log.ev[i].dir, dir);
+    CHECK_EQ_U(k->log.ev[i].frame, frame);
+    CHECK_EQ_U(k->log.ev[i].len, len);
+    CHECK_EQ_U(k->log.ev[i].kind, TCP_DATA);
+}
+
+/* A reply captured before its call (a multi-queue NIC swapped them): it
+ * waits for the call's bytes its ACK covers, then goes in its own frame;
+ * so does a call whose ACK covers a reply not seen yet. */
+static void test_hold_reply_before_call(void)
+{
+    struct hconn k;
+    hconn_init(&k, 64u << 20);
+    hseg(&k, 1, 0, 28, 44, 11, 110);    /* reply to [0,44), captured first */
+    CHECK_EQ_U(k.log.n, 0);
+    CHECK_EQ_U(k.st.held, 1);
+    hseg(&k, 0, 0, 44, 0, 12, 100);     /* the call */
+    CHECK_EQ_U(k.log.n, 2);
+    check_ev(&k, 0, 0, 12, 44);
+    check_ev(&k, 1, 1, 11, 28);        /* the reply, in its own frame */
+    CHECK(!k.d[1].holding);
+    /* the next call acknowledges a reply not seen yet: it waits for it */
+    hseg(&k, 0, 44, 60, 28 + 100, 14, 300);
+    CHECK_EQ_U(k.log.n, 2);
+    hseg(&k, 1, 28, 100, 44, 13, 290);  /* the reply before it */
+    CHECK_EQ_U(k.log.n, 4);
+    check_ev(&k, 2, 1, 13, 100);
+    check_ev(&k, 3, 0, 14, 60);
+    /* in order: nothing waits */
+    hseg(&k, 1, 128, 50, 104, 15, 400);
+    CHECK_EQ_U(k.log.n, 5);
+    check_ev(&k, 4, 1, 15, 50);
+    CHECK_EQ_U(k.st.held, 2);
+    CHECK_EQ_U(k.st.hold_expired, 0);
+    CHECK_EQ_U(k.st.out_of_order, 0);
+    CHECK_EQ_U(k.st.retransmitted, 0);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+/* While a side holds, what it sends after waits behind (in order); the
+ * call lost to the capture, the hold ends after TCP_HOLD_SEGS more segments
+ * of the connection, or TCP_HOLD_NS, or at the flush. */
+static void test_hold_expires(void)
+{
+    struct hconn k;
+    hconn_init(&k, 64u << 20);
+    hseg(&k, 1, 0, 28, 44, 11, 110);   /* its call [0,44) never captured */
+    hseg(&k, 1, 28, 30, 44, 12, 120);  /* more from the server: behind the hold */
+    for (uint32_t i = 0; i + 2 < TCP_HOLD_SEGS; i++) hseg(&k, 1, 58, 0, 44, 13 + i, 130 + i);
+    CHECK_EQ_U(k.log.n, 0);
+    hseg(&k, 1, 58, 0, 44, 20, 200);   /* the TCP_HOLD_SEGS-th after it: given up */
+    CHECK_EQ_U(k.log.n, 2);
+    check_ev(&k, 0, 1, 11, 28);
+    check_ev(&k, 1, 1, 12, 30);
+    CHECK_EQ_U(k.st.hold_expired, 1);
+    /* by time */
+    hseg(&k, 1, 58, 10, 100, 21, 300);
+    CHECK_EQ_U(k.log.n, 2);
+    hseg(&k, 0, 500, 0, 58, 22, 300 + TCP_HOLD_NS / 1000 + 1);
+    CHECK_EQ_U(k.log.n, 3);
+    check_ev(&k, 2, 1, 21, 10);
+    /* at the flush (the connection closed, the capture ended) */
+    hseg(&k, 1, 68, 10, 200, 23, 10000);
+    CHECK_EQ_U(k.log.n, 3);
+    tcp_reasm_flush(&k.c, &k.d[1], 1);
+    CHECK_EQ_U(k.log.n, 4);
+    check_ev(&k, 3, 1, 23, 10);
+    CHECK_EQ_U(k.st.hold_expired, 3);
+    CHECK_EQ_U(k.mc.used[MEM_REASSEMBLY], 0);
+}
+
+/* An ACK of the other side's FIN (one sequence number past its data) is no
+ * reason to hold; a hold the memory cap cannot take is refused (counted)
+ * and the segment goes at once. */
+static void test_hold_fin_and_cap(void)
+{
+    struct hconn k;
+    hconn_init(&k, 64u << 20);
+    hseg(&k, 0, 0, 44, 0, 11, 110);
+    struct tcp_segment_in fin = {.seq = HC_ISN + 1 + 44, .ack = HS_ISN + 1, .flags = TH_FIN | TH_ACK, .frame = 12, .ts_ns = 120000};
+    tcp_reasm_segment(&k.c, &k.d[0], 0, &k.d[1], &fin);
+    hseg(&k, 1, 0, 28, 45, 13, 130);   /* acknowledges the FIN */
+    CHECK_EQ_U(k.log.n, 2);
+    check_ev(&k, 1, 1, 13, 28);
+    CHECK_EQ_U(k.st.held, 0);
+    hconn_init(&k, 64);                /* no room for a segment */
+    hseg(&k, 1, 0, 28, 44, 11, 110);
+    CHECK_EQ_U(k.log.n, 1);
+    check_ev(&k, 0, 1, 11, 28);
+    CHECK_EQ_U(k.st.held, 0);
+    CHECK_EQ_U(k.st.hold_refused, 1);
+}
+
 int main(void)
 {
     src = malloc(MAXS);
@@ -678,6 +830,9 @@ int main(void)
     test_hole_frames();
     test_stale_syn();
     test_rst_acceptable();
+    test_hold_reply_before_call();
+    test_hold_expires();
+    test_hold_fin_and_cap();
     free(src);
     return check_done("test_tcp_reasm");
 }
