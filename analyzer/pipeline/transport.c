@@ -46,7 +46,7 @@ static struct tcp_ctx tcp_ctx_of(struct delivery *d)
 
 static struct rec_ctx rec_ctx_of(struct delivery *d)
 {
-    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d, on_skippable};
+    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d, on_skippable, d->a->frame, d->a->now};
 }
 
 static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
@@ -131,8 +131,6 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     }
     struct rec_dir *r = &f->rec[dir];
     bool rpc_port = rpc_port_tcp(a, f);
-    r->at_frame = a->frame; /* a message begun here is this frame's (rec_dir.head_frame) */
-    r->at_ts = a->now;
     if (data) {
         if (f->rpc == FLOW_RPC_UNKNOWN && !rpc_port) {
             r->probe_bytes += len;

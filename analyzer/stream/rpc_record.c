@@ -489,8 +489,8 @@ static void rec_feed(const struct rec_ctx *c, struct rec_dir *r, int dir, const 
         }
         case REC_MARK: {
             if (r->mark_have == 0 && r->nfrags == 0) { /* a message starts here: its frame */
-                r->head_frame = r->at_frame;
-                r->head_ts = r->at_ts;
+                r->head_frame = c->frame;
+                r->head_ts = c->ts;
             }
             if (r->mark_have == 0 && n >= 4) {
                 alt_feed(c, r, dir, p, 4, base);

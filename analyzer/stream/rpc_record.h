@@ -73,13 +73,13 @@ struct rec_dir {
     bool whole;           /* asked, and the message must be kept whole */
     uint32_t skipped;     /* bytes of the middle not kept (and holes after it) */
     uint32_t tail_base, tail_len; /* the tail: buf[tail_base .. +tail_len) */
-    /* Set by the caller before handing bytes over: the frame (0: none) and
-     * time that carry them. The message in progress remembers those of its
-     * first byte (head_*), and whether the snapshot length cut it
-     * (rec_hole_snaplen): such a message is the frame's that carries its
-     * header, as tshark, which cannot reassemble it, decodes it there. */
-    uint64_t at_frame, head_frame;
-    int64_t at_ts, head_ts;
+    /* The message in progress remembers the frame and time of its first
+     * byte (rec_ctx.frame/ts when it began), and whether the snapshot
+     * length cut it (rec_hole_snaplen): such a message is the frame's that
+     * carries its header, as tshark, which cannot reassemble it, decodes it
+     * there. */
+    uint64_t head_frame;
+    int64_t head_ts;
     bool snap_cut;
     /* resynchronisation (see the top of this file) */
     uint64_t pos;         /* stream bytes (data and holes) delivered so far */
@@ -125,6 +125,10 @@ struct rec_ctx {
     rec_plausible_fn plausible;
     void *ctx;
     rec_skippable_fn skippable; /* NULL: every message is kept whole */
+    /* the frame (0: none) and time of the bytes handed over: kept here, not
+     * per direction of every flow (a flood of flows under a small cap) */
+    uint64_t frame;
+    int64_t ts;
 };
 
 /* Start a direction in sync (after a SYN) or needing resync (mid-stream). */

@@ -71,7 +71,7 @@ static void env_init(struct env *e, bool in_sync)
 {
     memset(e, 0, sizeof *e);
     memcap_init(&e->mc, 64u << 20);
-    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, NULL, NULL};
+    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, NULL, NULL, 0, 0};
     rec_init(&e->r, in_sync);
     clear_got();
 }

@@ -34,7 +34,7 @@ static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
     e->s.trunc[i] = truncated;
     e->s.snap_cut[i] = e->r.snap_cut;
     e->s.head[i] = e->r.head_frame;
-    e->s.at[i] = e->r.at_frame;
+    e->s.at[i] = e->c.frame;
 }
 
 static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected)
@@ -51,7 +51,7 @@ static void env_init(struct env *e)
 {
     memset(e, 0, sizeof *e);
     memcap_init(&e->mc, 64u << 20);
-    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, e, NULL};
+    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, e, NULL, 0, 0};
     rec_init(&e->r, true);
 }
 
@@ -78,8 +78,8 @@ static uint8_t *reply_rec(uint32_t xid, uint32_t len)
 
 static void at(struct env *e, uint64_t frame)
 {
-    e->r.at_frame = frame;
-    e->r.at_ts = (int64_t)frame * 1000;
+    e->c.frame = frame; /* as the transport sets it for the bytes it hands over */
+    e->c.ts = (int64_t)frame * 1000;
 }
 
 /* -s 96 over 1448-byte segments: 30 bytes captured of each; the reply's

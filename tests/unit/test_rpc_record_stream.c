@@ -115,7 +115,7 @@ static void env_init(struct env *e, bool answer)
     memset(&ask, 0, sizeof ask);
     ask.answer = answer;
     memcap_init(&e->mc, 64u << 20);
-    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, NULL, skippable};
+    e->c = (struct rec_ctx){&e->mc, &e->st, on_msg, plausible, NULL, skippable, 0, 0};
     rec_init(&e->r, true);
 }
 
