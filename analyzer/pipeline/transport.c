@@ -470,7 +470,11 @@ void transport_frame(struct ns_analyzer *a, int linktype, const uint8_t *data, u
     if (r != NET_OK) { st->frames_undecodable++; return; }
     /* A packet captured twice is analysed once: its copy is neither an RPC
      * retransmission nor a duplicate reply. */
-    if (is_capture_dup(a, &p)) { st->frames_duplicate++; return; }
+    if (is_capture_dup(a, &p)) {
+        st->frames_duplicate++;
+        if (p.is_fragment) st->ip_fragments++; /* every fragment seen counts (not reassembled twice) */
+        return;
+    }
     if (p.ip_len_clamped) st->frames_ip_len_clamped++;
     if (p.is_fragment) {
         st->ip_fragments++;
