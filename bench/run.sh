@@ -9,6 +9,9 @@
 #   BENCH_DIR       where the captures and logs go (default build-bench/data)
 #   BENCH_REPEAT    runs per measurement, the fastest is kept (default 3)
 #   BENCH_10X_ALL   1 = also run tshark and nfstrace on the long capture (slow)
+#   BENCH_OTHERS    0 = run neither tshark nor nfstrace (nfsscope and the floors only)
+#   BENCH_SMALL_FRAMES  frames of the small-COMPOUND 1x capture (default 1000000; --quick: 100000)
+#   BENCH_ERR_FRAMES    frames of the error-heavy 1x capture (default 1000000; --quick: 100000)
 #   BENCH_INPUTS    captures to replicate (default samples/*.pcap samples/*.pcapng)
 #   NFSSCOPE        use this nfsscope binary instead of building build-bench/
 #   TSHARK_TIMEOUT  seconds before a tshark run is abandoned (default 3600)
@@ -29,6 +32,7 @@ for a in "$@"; do
 done
 SIZE_MB=${BENCH_SIZE_MB:-$([ $QUICK = 1 ] && echo 40 || echo 400)}
 SMALL_FRAMES=${BENCH_SMALL_FRAMES:-$([ $QUICK = 1 ] && echo 100000 || echo 1000000)}
+ERR_FRAMES=${BENCH_ERR_FRAMES:-$([ $QUICK = 1 ] && echo 100000 || echo 1000000)}
 SCALE=${BENCH_SCALE:-10}
 DATA=${BENCH_DIR:-$BUILD/data}
 REPEAT=${BENCH_REPEAT:-3}
@@ -83,9 +87,10 @@ fi
 
 avail_mb=$(df -Pm "$DATA" | awk 'NR==2 {print $4}')
 # the small-COMPOUND captures: about 250 bytes a frame
-need_mb=$((((SIZE_MB + SMALL_FRAMES / 4000) * (1 + SCALE)) * 105 / 100 + 1024))
+# and the error-heavy ones about 340 bytes a frame
+need_mb=$((((SIZE_MB + SMALL_FRAMES / 4000 + ERR_FRAMES / 3000) * (1 + SCALE)) * 105 / 100 + 1024))
 if [ "${avail_mb:-0}" -lt "$need_mb" ]; then
-    new=$(((avail_mb - 1024) * 100 / 105 / (1 + SCALE) - SMALL_FRAMES / 4000))
+    new=$(((avail_mb - 1024) * 100 / 105 / (1 + SCALE) - SMALL_FRAMES / 4000 - ERR_FRAMES / 3000))
     [ "$new" -ge 20 ] || die "only ${avail_mb} MB free in $DATA; need about ${need_mb} MB"
     say "   only ${avail_mb} MB free in $DATA: 1x scaled down from ${SIZE_MB} MB to ${new} MB"
     SIZE_MB=$new
@@ -94,8 +99,10 @@ F1=$DATA/bench-1x.pcap
 F10=$DATA/bench-${SCALE}x.pcap
 S1=$DATA/small-1x.pcap
 S10=$DATA/small-${SCALE}x.pcap
+E1=$DATA/errors-1x.pcap
+E10=$DATA/errors-${SCALE}x.pcap
 cleanup() {
-    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$S1" "$S10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log "$DATA"/bench-*.html "$DATA"/bench-*.prom; fi
+    if [ "$KEEP" = 0 ]; then rm -f "$F1" "$F10" "$S1" "$S10" "$E1" "$E10" "$DATA"/*.time "$DATA"/*.out "$DATA"/nfstrace.log "$DATA"/bench-*.html "$DATA"/bench-*.prom; fi
 }
 trap cleanup EXIT
 
@@ -113,6 +120,12 @@ tail -1 "$DATA/replicate-10x.log" >&2
 have python3 || die "python3 is needed for bench/make_small_compounds.py"
 python3 "$ROOT/bench/make_small_compounds.py" "$S1" "$SMALL_FRAMES" || die "make_small_compounds.py failed"
 python3 "$ROOT/bench/make_small_compounds.py" "$S10" $((SMALL_FRAMES * SCALE)) || die "make_small_compounds.py failed"
+# errors: NFSv4.1 sessions created and destroyed, dead sessions reused, grace,
+# every session finding kind (issue 21); 10x: the replicator's copies of it
+python3 "$ROOT/bench/make_error_sessions.py" "$E1" "$ERR_FRAMES" || die "make_error_sessions.py failed"
+"$BUILD/pcap_replicate" -o "$E10" -n "$SCALE" "$E1" 2>"$DATA/replicate-e10x.log" ||
+    die "pcap_replicate failed: $(cat "$DATA/replicate-e10x.log")"
+tail -1 "$DATA/replicate-e10x.log" >&2
 
 # ---------------------------------------------------------------- measuring
 # measure NAME FILE CMD...   -> sets T (seconds, fastest of REPEAT) and R (max RSS KiB) or n/a
@@ -161,6 +174,7 @@ run_set() { # run_set TAG FILE ALL
         TT[outputs,$tag]=$T RR[outputs,$tag]=$R
         [ -f "$DATA/bench-$tag.html" ] && say "   page $(du -k "$DATA/bench-$tag.html" | cut -f1) KiB, metrics $(du -k "$DATA/bench-$tag.prom" | cut -f1) KiB"
     fi
+    [ "${BENCH_OTHERS:-1}" = 0 ] && all=0
     if [ "$all" = 1 ] && have tshark; then
         measure "tshark-v3-$tag" "$file" timeout "$TSHARK_TIMEOUT" tshark -n -r "$file" -q -z rpc,srt,100003,3
         TT[tshark3,$tag]=$T RR[tshark3,$tag]=$R
@@ -180,13 +194,15 @@ run_set 1x "$F1" 1
 run_set 10x "$F10" "${BENCH_10X_ALL:-0}"
 run_set s1x "$S1" 1
 run_set s10x "$S10" "${BENCH_10X_ALL:-0}"
+run_set e1x "$E1" 1
+run_set e10x "$E10" "${BENCH_10X_ALL:-0}"
 
 # ---------------------------------------------------------------- table
 ratio() { # a/b with 2 decimals, n/a if either is missing or b is 0
     awk -v a="$1" -v b="$2" 'BEGIN{ if (a=="n/a" || b=="n/a" || b+0==0 || a=="" || b=="") print "n/a"; else printf "%.2f", a/b }'
 }
 mib() { [ "${1:-n/a}" = n/a ] && echo n/a || echo $(($1 / 1024)); }
-row() { # row KEY LABEL P  (P: "" the sample mix, "s" small COMPOUNDs)
+row() { # row KEY LABEL P  (P: "" the sample mix, "s" small COMPOUNDs, "e" error-heavy sessions)
     local k=$1 label=$2 p=$3
     local t1=${TT[$k,${p}1x]:-n/a} t10=${TT[$k,${p}10x]:-n/a}
     local vs=""
@@ -216,6 +232,7 @@ table() { # table P TITLE FILE1 FILE10
     echo
     table "" "== the bundled samples, replicated" "$F1" "$F10"
     table s "== small NFSv4.1 COMPOUNDs (bench/make_small_compounds.py)" "$S1" "$S10"
+    table e "== error-heavy NFSv4.1 sessions (bench/make_error_sessions.py)" "$E1" "$E10"
     echo "targets:"
     fail=0
     target() { # target TEXT VALUE OP LIMIT
@@ -225,8 +242,8 @@ table() { # table P TITLE FILE1 FILE10
         else verdict="MISSED"; fail=1; fi
         printf '  %-50s %8s  (target %s %s)  %s\n' "$text" "$v" "$op" "$lim" "$verdict"
     }
-    for p in "" s; do
-        name=$([ -z "$p" ] && echo samples || echo small)
+    for p in "" s e; do
+        case $p in "") name=samples ;; s) name=small ;; *) name=errors ;; esac
         target "$name: nfsscope time / floor (1x)" "$(ratio "${TT[nfsscope,${p}1x]:-n/a}" "${TT[floor,${p}1x]}")" "<=" 1.5
         target "$name: nfsscope time / floor (${SCALE}x)" "$(ratio "${TT[nfsscope,${p}10x]:-n/a}" "${TT[floor,${p}10x]}")" "<=" 1.5
         target "$name: nfsscope RSS ${SCALE}x / RSS 1x" "$(ratio "${RR[nfsscope,${p}10x]:-n/a}" "${RR[nfsscope,${p}1x]:-n/a}")" "<=" 1.1
