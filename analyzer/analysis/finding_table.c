@@ -45,14 +45,20 @@ struct ns_finding *findings_add(struct findings *f, const char *kind, uint8_t se
     if (f->n == f->cap) {
         size_t ncap = f->cap ? f->cap * 2 : 16;
         if (ncap > FINDINGS_MAX) ncap = FINDINGS_MAX;
+        /* the findings and the view front ends sort them in, grown together:
+         * a full pool must not leave a report with no findings at the end */
+        size_t grow = (ncap - f->cap) * (sizeof *f->v + sizeof *f->view);
         struct ns_finding *nv = NULL;
-        if (ncap > f->cap && memcap_take(f->mc, MEM_SESSIONS, (ncap - f->cap) * sizeof *nv)) {
+        if (ncap > f->cap && memcap_take(f->mc, MEM_SESSIONS, grow)) {
             nv = realloc(f->v, ncap * sizeof *nv);
-            if (!nv) memcap_give(f->mc, MEM_SESSIONS, (ncap - f->cap) * sizeof *nv);
+            if (nv) f->v = nv;
+            const struct ns_finding **nw = nv ? realloc(f->view, ncap * sizeof *nw) : NULL;
+            if (nw) f->view = nw;
+            else nv = NULL;
+            if (!nv) memcap_give(f->mc, MEM_SESSIONS, grow);
         }
         if (!nv) { f->dropped++; return NULL; }
-        f->v = nv;
-        f->cap = ncap;
+        f->cap = f->view_cap = ncap;
     }
     struct ns_finding *x = &f->v[f->n++];
     memset(x, 0, sizeof *x);
@@ -110,18 +116,8 @@ static int cmp_finding(const void *pa, const void *pb)
     return strcmp(a->message, b->message);
 }
 
-/* The view array, grown to hold every finding (false: no memory). */
-static bool view_fit(struct findings *f)
-{
-    if (f->view_cap >= f->n) return true;
-    size_t grow = (f->cap - f->view_cap) * sizeof *f->view; /* inside the cap, as the findings */
-    if (!memcap_take(f->mc, MEM_SESSIONS, grow)) return false;
-    const struct ns_finding **nv = realloc(f->view, f->cap * sizeof *nv);
-    if (!nv) { memcap_give(f->mc, MEM_SESSIONS, grow); return false; }
-    f->view = nv;
-    f->view_cap = f->cap;
-    return true;
-}
+/* The view array holds every finding: grown with them in findings_add. */
+static bool view_fit(const struct findings *f) { return f->view_cap >= f->n; }
 
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
 {
