@@ -235,10 +235,11 @@ static void section_status(FILE *o, const struct ns_stats *st, const struct ns_s
     for (size_t i = 0; i < n; i++) fprintf(o, "  %-36s %10" PRIu64 "\n", rows[i].name, rows[i].count);
 }
 
-static void line_if(FILE *o, const char *what, uint64_t v)
+static void line_w(FILE *o, int w, const char *what, uint64_t v)
 {
-    if (v) fprintf(o, "  %-44s %" PRIu64 "\n", what, v);
+    if (v) fprintf(o, "  %-*s %" PRIu64 "\n", w, what, v);
 }
+
 
 static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec)
 {
@@ -252,15 +253,19 @@ static void section_skipped(FILE *o, ns_analyzer *a, const struct ns_stats *st, 
     struct ns_loss_row rows[NS_LOSS_ROWS];
     size_t n = ns_loss_rows(st, rows, NS_LOSS_ROWS);
     /* what was lost first; then, apart, what was recovered or is only a note */
+    /* one column of numbers: as wide as the longest label shown */
+    int w = 44;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].value && (int)strlen(rows[i].label) > w) w = (int)strlen(rows[i].label);
     if (ns_loss_nothing(st)) fputs("  nothing\n", o);
     for (size_t i = 0; i < n; i++)
-        if (rows[i].lost) line_if(o, rows[i].label, rows[i].value);
+        if (rows[i].lost) line_w(o, w, rows[i].label, rows[i].value);
     bool notes = false;
     for (size_t i = 0; i < n; i++) notes |= !rows[i].lost && rows[i].value && strcmp(rows[i].key, "ip_fragments");
     if (!notes) return;
     fputs("  recovered or analysed (nothing lost):\n", o);
     for (size_t i = 0; i < n; i++)
-        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments")) line_if(o, rows[i].label, rows[i].value);
+        if (!rows[i].lost && strcmp(rows[i].key, "ip_fragments")) line_w(o, w, rows[i].label, rows[i].value);
 }
 
 /* -q: the summary, the findings and what could not be analysed. */

@@ -56,17 +56,17 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *out, size_t c
         st->rpc_calls_timed_out);
     ROW("tcp_flows_not_rpc", "TCP flows given up as not RPC (no RPC record found)", "flows not RPC", NA, true,
         false, st->tcp_flows_not_rpc);
-    ROW("tcp_bytes_unsynced", "TCP bytes skipped looking for an RPC record (mid-stream start, after a gap)",
+    ROW("tcp_bytes_unsynced", "TCP bytes skipped to find an RPC record (mid-stream, gaps)",
         "bytes skipped", NA, true, false, st->tcp_bytes_unsynced);
-    ROW("messages_lost", "RPC messages begun but lost (a gap took their record mark or end)", "msgs lost", NA,
+    ROW("messages_lost", "RPC messages lost to gaps (record mark or end missing)", "msgs lost", NA,
         true, false, st->rpc_msgs_lost);
-    ROW("ip_length_clamped", "frames whose IP length claims more than the frame holds (clamped)", "bad IP length",
+    ROW("ip_length_clamped", "IP lengths beyond what the frame holds (clamped)", "bad IP length",
         NA, true, false, st->frames_ip_len_clamped);
-    ROW("udp_length_bad", "UDP datagrams whose length disagrees with the IP payload (the shorter used)",
+    ROW("udp_length_bad", "UDP lengths disagreeing with the IP payload (shorter used)",
         "bad UDP length", NA, true, false, st->frames_udp_len_bad);
-    ROW("timestamp_outliers", "frames with a timestamp far out of line (analysed; the clock not moved)",
+    ROW("timestamp_outliers", "frames with a timestamp far out of line (clock kept)",
         "bad timestamps", NA, true, false, st->frames_ts_outliers);
-    ROW("timestamp_backwards", "frames stamped earlier than the frame before (analysed at the later time)",
+    ROW("timestamp_backwards", "frames stamped earlier than the one before (reordered)",
         "time backwards", NA, false, false, st->frames_ts_backwards);
     ROW("frames_duplicate", "frames captured twice (the copy skipped)", "dup frames", NA, false, false,
         st->frames_duplicate);
@@ -75,9 +75,9 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *out, size_t c
     /* every entry the cap forced out of the table of calls: transactions
      * handed out before their turn in call order (nothing lost), and calls
      * still waiting (the next row, the loss) */
-    ROW("pending_calls", "evicted: entries of the outstanding-call table forced out early (memory cap)",
+    ROW("pending_calls", "evicted: call-table entries forced out early (memory cap)",
         "calls forced out", EV, false, false, st->evicted_pending_calls);
-    ROW("outstanding_calls", "of which calls still waiting for their reply (outstanding, with their age)",
+    ROW("outstanding_calls", "  of which calls still waiting for their reply",
         "waiting calls evicted", EV, true, false, st->rpc_calls_outstanding_evicted);
     ROW("reassembly_bytes", "evicted: reassembly bytes (memory cap)", "reassembly evicted", EV, true, false,
         st->evicted_ooo_bytes);
