@@ -15,11 +15,14 @@
 /* Capture duplicates: an IP packet seen again within DUP_FRAMES frames and
  * DUP_WINDOW_NS is the same packet captured twice. Linux never resends an
  * RPC over UDP that fast (its minimum RTO is far larger), and a TCP segment
- * resent that fast carries nothing new. Compared: addresses, protocol, IPv4
- * ID, fragment fields, length and the first DUP_PREFIX bytes after the IP
- * header (the transport checksum covers the rest). */
+ * resent that fast carries nothing new. Compared: a 64-bit fingerprint of
+ * the addresses, protocol, IPv4 ID, fragment fields, length and the first
+ * DUP_PREFIX bytes after the IP header: TCP's ports, sequence, ack, flags,
+ * window and checksum (which covers the rest); UDP's header, checksum
+ * included, and the RPC XID and message type. A frame costs a few dozen
+ * instructions. */
 #define DUP_FRAMES 8
-#define DUP_PREFIX 128
+#define DUP_PREFIX 24
 #define DUP_WINDOW_NS 1000000ll
 
 struct ns_analyzer {
@@ -58,10 +61,7 @@ struct ns_analyzer {
      * any, a mirror port), not sent twice. */
     struct dup_seen {
         int64_t ts;
-        uint32_t l4_len, n, frag_id, frag_offset; /* n: bytes of prefix kept */
-        uint8_t ipver, proto, more, used;
-        uint8_t addr[32];
-        uint8_t prefix[DUP_PREFIX];
+        uint64_t print;  /* fingerprint; 0: unused */
     } dup[DUP_FRAMES];
     uint32_t dup_next;
 };

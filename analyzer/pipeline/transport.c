@@ -424,40 +424,54 @@ void transport_housekeeping(struct ns_analyzer *a, bool force)
     flow_sweep(a->flows, a->now, SWEEP_PER_TICK, &rules);
 }
 
-/* Was this IP packet seen within the last DUP_FRAMES frames and
- * DUP_WINDOW_NS (analyzer_int.h)? Remembers it either way. The link header
- * is not compared: tcpdump -i any sees one packet on two interfaces. Cheap
- * fields first; the prefix only when they all agree. */
-static bool is_capture_dup(struct ns_analyzer *a, const struct net_pkt *p)
+static uint64_t fp_mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static uint64_t fp_bytes(uint64_t h, const uint8_t *p, uint32_t n)
+{
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = fp_mix(h, w);
+    }
+    uint64_t w = (uint64_t)n << 56;
+    for (uint32_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+    return fp_mix(h, w);
+}
+
+/* The fingerprint of an IP packet for is_capture_dup: never 0. The link
+ * header is left out: tcpdump -i any sees one packet on two interfaces. */
+static uint64_t packet_print(const struct net_pkt *p)
 {
     uint32_t n = p->l4_caplen < DUP_PREFIX ? p->l4_caplen : DUP_PREFIX;
     uint32_t alen = p->ipver == 4 ? 4 : 16;
+    uint64_t h = fp_mix(0, (uint64_t)p->l4_len << 32 | p->frag_id);
+    h = fp_mix(h, (uint64_t)p->frag_offset << 32 | (uint64_t)p->ipver << 24 | (uint64_t)p->proto << 16 |
+                      (uint64_t)p->more_fragments << 8);
+    h = fp_bytes(h, p->src.a, alen);
+    h = fp_bytes(h, p->dst.a, alen);
+    if (n && p->l4) h = fp_bytes(h, p->l4, n);
+    return h ? h : 1;
+}
+
+/* Was this IP packet seen within the last DUP_FRAMES frames and
+ * DUP_WINDOW_NS (analyzer_int.h)? Remembers it either way. */
+static bool is_capture_dup(struct ns_analyzer *a, const struct net_pkt *p)
+{
+    uint64_t h = packet_print(p);
     for (uint32_t i = 0; i < DUP_FRAMES; i++) {
         const struct dup_seen *d = &a->dup[i];
-        if (!d->used || d->l4_len != p->l4_len || d->n != n || d->frag_id != p->frag_id ||
-            d->frag_offset != p->frag_offset || d->ipver != p->ipver || d->proto != p->proto ||
-            d->more != p->more_fragments)
-            continue;
+        if (d->print != h) continue;
         int64_t dt = a->now - d->ts;
-        if (dt > DUP_WINDOW_NS || dt < -DUP_WINDOW_NS) continue;
-        if (memcmp(d->addr, p->src.a, alen) || memcmp(d->addr + 16, p->dst.a, alen)) continue;
-        if (n && memcmp(d->prefix, p->l4, n)) continue;
-        return true; /* the copy: the first is already remembered */
+        if (dt <= DUP_WINDOW_NS && dt >= -DUP_WINDOW_NS) return true; /* the copy: the first is remembered */
     }
     struct dup_seen *d = &a->dup[a->dup_next];
     a->dup_next = (a->dup_next + 1) % DUP_FRAMES;
-    d->used = 1;
+    d->print = h;
     d->ts = a->now;
-    d->l4_len = p->l4_len;
-    d->n = n;
-    d->frag_id = p->frag_id;
-    d->frag_offset = p->frag_offset;
-    d->ipver = p->ipver;
-    d->proto = p->proto;
-    d->more = p->more_fragments;
-    memcpy(d->addr, p->src.a, alen);
-    memcpy(d->addr + 16, p->dst.a, alen);
-    if (n) memcpy(d->prefix, p->l4, n);
     return false;
 }
 
