@@ -1,14 +1,23 @@
 #include "finding_table.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FINDINGS_MAX 100000
 
+/* What the store keeps beside each finding to render its message. */
+struct fmeta {
+    findings_render_fn render; /* NULL: the analysis writes the message */
+    bool stale;                /* changed since the message was rendered */
+    _Alignas(max_align_t) unsigned char state[FINDINGS_STATE_MAX];
+};
+
 struct findings {
     struct memcap *mc;
     struct ns_finding *v;
+    struct fmeta *meta;
     size_t n, cap;
     const struct ns_finding **view;
     size_t view_cap;
@@ -34,8 +43,9 @@ struct findings *findings_new(struct memcap *mc)
 void findings_free(struct findings *f)
 {
     if (!f) return;
-    memcap_give(f->mc, MEM_SESSIONS, f->cap * sizeof *f->v + f->view_cap * sizeof *f->view);
+    memcap_give(f->mc, MEM_SESSIONS, f->cap * (sizeof *f->v + sizeof *f->meta) + f->view_cap * sizeof *f->view);
     free(f->v);
+    free(f->meta);
     free(f->view);
     free(f);
 }
@@ -47,19 +57,25 @@ struct ns_finding *findings_add(struct findings *f, const char *kind, uint8_t se
         if (ncap > FINDINGS_MAX) ncap = FINDINGS_MAX;
         /* the findings and the view front ends sort them in, grown together:
          * a full pool must not leave a report with no findings at the end */
-        size_t grow = (ncap - f->cap) * (sizeof *f->v + sizeof *f->view);
+        size_t grow = (ncap - f->cap) * (sizeof *f->v + sizeof *f->view + sizeof *f->meta);
         struct ns_finding *nv = NULL;
         if (ncap > f->cap && memcap_take(f->mc, MEM_SESSIONS, grow)) {
             nv = realloc(f->v, ncap * sizeof *nv);
             if (nv) f->v = nv;
             const struct ns_finding **nw = nv ? realloc(f->view, ncap * sizeof *nw) : NULL;
             if (nw) f->view = nw;
+            struct fmeta *nm = nw ? realloc(f->meta, ncap * sizeof *nm) : NULL;
+            if (nm) f->meta = nm;
             else nv = NULL;
             if (!nv) memcap_give(f->mc, MEM_SESSIONS, grow);
         }
         if (!nv) { f->dropped++; return NULL; }
         f->cap = f->view_cap = ncap;
     }
+    struct fmeta *mt = &f->meta[f->n];
+    mt->render = NULL;
+    mt->stale = false;
+    memset(mt->state, 0, sizeof mt->state);
     struct ns_finding *x = &f->v[f->n++];
     memset(x, 0, sizeof *x);
     strncpy(x->kind, kind, sizeof x->kind - 1);
@@ -119,11 +135,31 @@ static int cmp_finding(const void *pa, const void *pb)
 /* The view array holds every finding: grown with them in findings_add. */
 static bool view_fit(const struct findings *f) { return f->view_cap >= f->n; }
 
+void findings_set_renderer(struct findings *f, const struct ns_finding *x, findings_render_fn fn)
+{
+    struct fmeta *mt = &f->meta[x - f->v];
+    mt->render = fn;
+    mt->stale = fn != NULL;
+}
+
+void *findings_state(struct findings *f, const struct ns_finding *x) { return f->meta[x - f->v].state; }
+
+const struct ns_finding *findings_render(const struct findings *f, const struct ns_finding *x)
+{
+    size_t i = (size_t)(x - f->v);
+    struct fmeta *mt = &f->meta[i];
+    if (mt->stale) { /* a cache of what the numbers say: the store is not changed */
+        mt->render(x, mt->state, f->v[i].message);
+        mt->stale = false;
+    }
+    return x;
+}
+
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
 {
     *out = NULL;
     if (!f->n || !view_fit(f)) return 0;
-    for (size_t i = 0; i < f->n; i++) f->view[i] = &f->v[i];
+    for (size_t i = 0; i < f->n; i++) f->view[i] = findings_render(f, &f->v[i]); /* the sort reads messages */
     qsort(f->view, f->n, sizeof *f->view, cmp_finding);
     *out = f->view;
     return f->n;
@@ -135,7 +171,7 @@ size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_findin
     if (!f->n || !view_fit(f)) return 0;
     size_t n = 0;
     for (size_t i = 0; i < f->n; i++)
-        if (f->v[i].generation > gen) f->view[n++] = &f->v[i];
+        if (f->v[i].generation > gen) f->view[n++] = findings_render(f, &f->v[i]);
     *out = f->view;
     return n;
 }
@@ -149,6 +185,8 @@ void findings_set_listener(struct findings *f, findings_listener_fn fn, void *ct
 void findings_touch(struct findings *f, struct ns_finding *x, uint64_t frame)
 {
     x->generation = ++f->generation;
+    struct fmeta *mt = &f->meta[x - f->v];
+    mt->stale = mt->render != NULL;
     if (f->listener) f->listener(f->listener_ctx, x, frame);
 }
 
@@ -156,7 +194,7 @@ uint64_t findings_generation(const struct findings *f) { return f->generation; }
 
 const struct ns_finding *findings_by_id(const struct findings *f, uint32_t id)
 {
-    return id >= 1 && id <= f->n ? &f->v[id - 1] : NULL;
+    return id >= 1 && id <= f->n ? findings_render(f, &f->v[id - 1]) : NULL;
 }
 
 uint64_t findings_dropped(const struct findings *f) { return f->dropped; }

@@ -33,9 +33,27 @@ void finding_add_conn(struct ns_finding *x, uint32_t conn_id);
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out);
 uint64_t findings_dropped(const struct findings *f);
 
+/* Messages are rendered when a front end reads a finding, not when it
+ * changes (issue 21: text is for people; a finding raised a million times
+ * must not be formatted a million times). An analysis keeps in the
+ * finding's state (FINDINGS_STATE_MAX bytes, zeroed at findings_add) the
+ * numbers its message says, beyond the finding's own fields, and gives the
+ * renderer that writes the message from both. Every findings_touch marks
+ * the message stale; findings_sorted, findings_changed, findings_by_id and
+ * the listener's finding (findings_render) bring it up to date first.
+ * A finding without a renderer keeps the message its analysis writes. */
+#define FINDINGS_STATE_MAX 112
+typedef void (*findings_render_fn)(const struct ns_finding *x, const void *state, char *msg);
+void findings_set_renderer(struct findings *f, const struct ns_finding *x, findings_render_fn fn);
+/* x's state, to compare and write (aligned for any scalar). */
+void *findings_state(struct findings *f, const struct ns_finding *x);
+/* x with its message up to date (x is one of f's findings). */
+const struct ns_finding *findings_render(const struct findings *f, const struct ns_finding *x);
+
 void findings_set_listener(struct findings *f, findings_listener_fn fn, void *ctx);
-/* Record a change of x (call after changing it): a new generation, and the
- * listener is told. Every change to a stored finding goes through here. */
+/* Record a change of x (call after changing it): a new generation, its
+ * message stale, and the listener is told. Every change to a stored finding
+ * goes through here. */
 void findings_touch(struct findings *f, struct ns_finding *x, uint64_t frame);
 /* The generation of the newest change (0: none yet). */
 uint64_t findings_generation(const struct findings *f);

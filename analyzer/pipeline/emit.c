@@ -125,7 +125,7 @@ static void on_finding(void *ctx, const struct ns_finding *x, uint64_t frame)
      * (taken in later, as a storm does) is named by its frame only */
     event_init(&ev, NS_EV_FINDING, NULL, frame, frame == a->frame ? a->now : 0);
     ev.finding_id = x->id;
-    ev.finding = x;
+    ev.finding = findings_render(a->an.findings, x); /* complete, message included */
     a->event_fn(a->event_ctx, &ev);
 }
 

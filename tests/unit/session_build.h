@@ -189,6 +189,7 @@ static inline size_t nfindings(struct env *e)
 
 #define TLOG_MAX 8192
 struct tlog {
+    const struct findings *fs;
     unsigned n, empty_msgs;
     struct { uint32_t id; uint64_t frame; char kind[NS_FINDING_KIND_MAX]; } ev[TLOG_MAX];
 };
@@ -196,7 +197,9 @@ struct tlog {
 static inline void tlog_fn(void *ctx, const struct ns_finding *x, uint64_t frame)
 {
     struct tlog *l = ctx;
-    if (!x->message[0]) l->empty_msgs++;
+    /* the message is rendered when read (issue 21): a listener that wants
+     * it asks, as the analyzer's event delivery does */
+    if (!findings_render(l->fs, x)->message[0]) l->empty_msgs++;
     if (l->n == TLOG_MAX) return;
     l->ev[l->n].id = x->id;
     l->ev[l->n].frame = frame;
@@ -207,6 +210,7 @@ static inline void tlog_fn(void *ctx, const struct ns_finding *x, uint64_t frame
 static inline void tlog_attach(struct env *e, struct tlog *l)
 {
     memset(l, 0, sizeof *l);
+    l->fs = e->fs;
     findings_set_listener(e->fs, tlog_fn, l);
 }
 

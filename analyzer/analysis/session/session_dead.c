@@ -54,56 +54,91 @@ static void addr_text(const struct ns_addr *a, char *b, size_t n)
     if (o == 0 && n) b[0] = 0;
 }
 
-/* The finding's text as of now (NS_FINDING_MSG_MAX bytes), and its severity:
- * an error while the client has not recovered, a warning once it has. */
-static void dead_message(const struct sess *s, char *b, uint8_t *sev)
+/* What the finding's message says (only that, so that equal states are
+ * equal messages): kept by the store, rendered by dead_render when a front
+ * end reads the finding. */
+enum dead_how { DH_BADSESSION, DH_DESTROYED, DH_NEVER_CREATED, DH_LOST };
+struct dead_state {
+    uint8_t sessionid[NS_SESSIONID_LEN];
+    struct ns_addr client;      /* family 0: not known */
+    bool has_client;
+    uint8_t how;                /* enum dead_how */
+    uint64_t clientid, create_reply_frame, dead_frame, calls_after_dead, after_first, after_last,
+        badsession_replies, recovered_frame;
+};
+_Static_assert(sizeof(struct dead_state) <= FINDINGS_STATE_MAX, "dead_state too large");
+
+/* The state as of now, and the severity: an error while the client has not
+ * recovered, a warning once it has. */
+static uint8_t dead_state_of(const struct sess *s, struct dead_state *d)
 {
     const struct ns_session_view *v = &s->v;
+    memset(d, 0, sizeof *d);
+    memcpy(d->sessionid, v->sessionid, NS_SESSIONID_LEN);
+    if (s->has_first) d->client = s->first_caddr;
+    if (v->has_client) { d->has_client = true; d->clientid = v->clientid; }
+    if (v->dead == NS_SESS_DESTROYED) d->how = DH_DESTROYED;
+    else if (v->never_created) d->how = DH_NEVER_CREATED;
+    else if (v->has_granted) { d->how = DH_LOST; d->create_reply_frame = v->create_reply_frame; }
+    else d->how = DH_BADSESSION;
+    d->dead_frame = v->dead_frame;
+    d->calls_after_dead = v->calls_after_dead;
+    d->after_first = v->after_dead_first_frame;
+    d->after_last = v->after_dead_last_frame;
+    d->badsession_replies = v->badsession_replies;
+    d->recovered_frame = v->recovered_frame;
+    return v->recovered_frame ? NS_SEV_WARNING : NS_SEV_ERROR;
+}
+
+/* The message (NS_FINDING_MSG_MAX bytes) from the state. */
+static void dead_render(const struct ns_finding *f, const void *state, char *b)
+{
+    (void)f;
+    const struct dead_state *d = state;
     char sid[2 * NS_SESSIONID_LEN + 1], who[112], client[48] = "?";
-    for (int i = 0; i < NS_SESSIONID_LEN; i++) snprintf(sid + 2 * i, 3, "%02x", v->sessionid[i]);
-    if (s->has_first) addr_text(&s->first_caddr, client, sizeof client);
-    if (v->has_client) snprintf(who, sizeof who, "%s (client ID %016" PRIx64 ")", client, v->clientid);
+    for (int i = 0; i < NS_SESSIONID_LEN; i++) snprintf(sid + 2 * i, 3, "%02x", d->sessionid[i]);
+    if (d->client.family) addr_text(&d->client, client, sizeof client);
+    if (d->has_client) snprintf(who, sizeof who, "%s (client ID %016" PRIx64 ")", client, d->clientid);
     else snprintf(who, sizeof who, "%s", client);
     char how[128];
-    if (v->dead == NS_SESS_DESTROYED)
+    if (d->how == DH_DESTROYED)
         snprintf(how, sizeof how, "its DESTROY_SESSION was answered");
-    else if (v->never_created)
+    else if (d->how == DH_NEVER_CREATED)
         snprintf(how, sizeof how, "NFS4ERR_BADSESSION (never created in the capture)");
-    else if (v->has_granted)
+    else if (d->how == DH_LOST)
         snprintf(how, sizeof how, "NFS4ERR_BADSESSION (created at frame %" PRIu64 ": lost by the server, e.g. a restart)",
-                 v->create_reply_frame);
+                 d->create_reply_frame);
     else
         snprintf(how, sizeof how, "NFS4ERR_BADSESSION");
     int o = snprintf(b, NS_FINDING_MSG_MAX,
                      "Client %s kept using session %s after %s at frame %" PRIu64 ": %" PRIu64
                      " call%s sent after that (frames %" PRIu64 " to %" PRIu64 "), %" PRIu64
                      " NFS4ERR_BADSESSION repl%s in all. ",
-                     who, sid, how, v->dead_frame, v->calls_after_dead, v->calls_after_dead == 1 ? "" : "s",
-                     v->after_dead_first_frame, v->after_dead_last_frame, v->badsession_replies,
-                     v->badsession_replies == 1 ? "y" : "ies");
+                     who, sid, how, d->dead_frame, d->calls_after_dead, d->calls_after_dead == 1 ? "" : "s",
+                     d->after_first, d->after_last, d->badsession_replies, d->badsession_replies == 1 ? "y" : "ies");
     if (o < 0 || o >= NS_FINDING_MSG_MAX) return;
-    if (v->recovered_frame)
+    if (d->recovered_frame)
         snprintf(b + o, (size_t)(NS_FINDING_MSG_MAX - o), "It recovered: CREATE_SESSION answered NFS4_OK at frame %" PRIu64 ".",
-                 v->recovered_frame);
+                 d->recovered_frame);
     else
         snprintf(b + o, (size_t)(NS_FINDING_MSG_MAX - o),
                  "It never recovered: no CREATE_SESSION answered NFS4_OK after that.");
-    *sev = v->recovered_frame ? NS_SEV_WARNING : NS_SEV_ERROR;
 }
 
-/* The finding's message and severity brought up to date (if it exists). */
+/* The finding's numbers and severity brought up to date (if it exists); the
+ * store told if what it says changed, or of an occurrence (frame). */
 static void dead_refresh(struct sess_model *m, struct sess *s, uint64_t frame)
 {
     struct sess_key k = sess_key_of(s);
     struct ns_finding *f = sf_finding(m, SF_DEAD_USE, &k);
     if (!f) return;
-    char b[NS_FINDING_MSG_MAX];
-    uint8_t sev = f->severity;
-    dead_message(s, b, &sev);
+    struct dead_state d;
+    uint8_t sev = dead_state_of(s, &d);
     f->count = s->v.calls_after_dead;
-    if (sev == f->severity && strcmp(b, f->message) == 0 && !frame) return;
+    void *old = findings_state(m->fs, f);
+    if (sev == f->severity && memcmp(&d, old, sizeof d) == 0 && !frame) return;
     f->severity = sev;
-    memcpy(f->message, b, sizeof b);
+    memcpy(old, &d, sizeof d);
     findings_touch(m->fs, f, frame);
 }
 
@@ -126,6 +161,7 @@ static void used_after_dead(struct sess_model *m, struct sess *s, const struct n
     struct ns_finding *f = sf_finding(m, SF_DEAD_USE, &k);
     if (!e || !f) return;
     if (fresh) { /* raised now: its evidence from the start (the death, the first call after it) */
+        findings_set_renderer(m->fs, f, dead_render);
         finding_add_frame(f, v->dead_frame);
         finding_add_frame(f, v->after_dead_first_frame);
         finding_add_frame(f, s->after_first.reply_frame);

@@ -1,8 +1,10 @@
 /* The session findings of doc/findings.md: one finding per kind and session
  * (or client) for CONN_NOT_BOUND, SEQ_MISORDERED and the slot rules, with
- * the cause diagnosed from the bindings and slot table. A finding is
- * complete whenever the store is told of it: each occurrence rewrites its
- * message. Storms are in session_storms.c, GRACE_STUCK in session_grace.c. */
+ * the cause diagnosed from the bindings and slot table. Each occurrence
+ * updates the numbers the message says (struct keyed_state, kept by the
+ * store); the message is rendered from them when a front end reads the
+ * finding (keyed_render). Storms are in session_storms.c, GRACE_STUCK in
+ * session_grace.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)
            (!a->has_client || a->clientid == b->clientid);
 }
 
-static uint32_t key_hash(uint8_t kind, const struct sess_key *k)
+uint32_t sf_key_hash(uint8_t kind, const struct sess_key *k)
 {
     uint32_t h = 2166136261u ^ kind;
     h = (h ^ (uint32_t)(k->has_session | k->has_client << 1)) * 16777619u;
@@ -47,7 +49,7 @@ static uint32_t key_hash(uint8_t kind, const struct sess_key *k)
 
 static struct keyed *keyed_slot(struct keyed *tab, size_t size, uint8_t kind, const struct sess_key *k)
 {
-    size_t i = key_hash(kind, k) & (size - 1);
+    size_t i = sf_key_hash(kind, k) & (size - 1);
     while (tab[i].used && !(tab[i].kind == kind && sf_key_eq(&tab[i].key, k))) i = (i + 1) & (size - 1);
     return &tab[i];
 }
@@ -99,6 +101,49 @@ void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct ses
     if (k->has_client) { f->has_client = true; f->clientid = k->clientid; }
 }
 
+/* What a keyed finding's message says besides its count: only what the
+ * message of its kind shows, so that equal states are equal messages. */
+struct keyed_state {
+    uint8_t kind;
+    bool has_cs, sr_seen;
+    uint32_t cause[8];
+    uint32_t conn_sp;
+    uint32_t cs_got, cs_want;
+};
+_Static_assert(sizeof(struct keyed_state) <= FINDINGS_STATE_MAX, "keyed_state too large");
+
+static bool keyed_rendered(uint8_t kind) { return kind != SF_SLOT_LIMITED && kind != SF_DEAD_USE; }
+
+static void keyed_state_of(struct sess_model *m, struct keyed *e, struct keyed_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->kind = e->kind;
+    switch ((enum sess_fkind)e->kind) {
+    case SF_CONN_NOT_BOUND:
+        memcpy(st->cause, e->cause, sizeof st->cause);
+        if (e->cause[CNBC_SEQ_PROTECTED]) st->conn_sp = e->conn_sp;
+        break;
+    case SF_SEQ_MISORDERED:
+        memcpy(st->cause, e->cause, sizeof st->cause);
+        if (e->cause[SEQC_CS_SEQUENCE] && e->has_cs) {
+            st->has_cs = true;
+            st->cs_got = e->cs_got;
+            st->cs_want = e->cs_want;
+        }
+        break;
+    case SF_ABOVE: {
+        struct sess *s = e->key.has_session ? sess_find(m, e->key.sessionid) : NULL;
+        e->sr_seen |= s && s->v.has_seq_reply; /* kept if the session is evicted */
+        st->sr_seen = e->sr_seen;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void keyed_render(const struct ns_finding *f, const void *state, char *b);
+
 struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k)
 {
     struct keyed *e = keyed_find(m, (uint8_t)kind, k);
@@ -121,18 +166,18 @@ struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct s
         e->fidx = findings_index(m->fs, f);
         sf_set_subject(m, f, k);
         snprintf(f->rfc, sizeof f->rfc, "%s", FK[kind].rfc);
+        if (keyed_rendered((uint8_t)kind)) findings_set_renderer(m->fs, f, keyed_render);
     }
     finding_note(f, ts, frame, conn);
     return e;
 }
 
-static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns_finding *f, char *b);
 
 void sf_commit(struct sess_model *m, struct keyed *e, uint64_t frame)
 {
     struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
     if (!f) return;
-    keyed_message(m, e, f, f->message);
+    if (keyed_rendered(e->kind)) keyed_state_of(m, e, findings_state(m->fs, f));
     findings_touch(m->fs, f, frame);
 }
 
@@ -144,15 +189,18 @@ struct keyed *sf_note(struct sess_model *m, enum sess_fkind kind, const struct s
     return e;
 }
 
-/* Rewrite e's message as it would be now; the store told if it changed. */
+/* e's numbers as they are now; the store told if what the message says
+ * changed (SLOT_LIMITED and DEAD_SESSION_USE are kept up to date by their
+ * own code). */
 static void keyed_refresh(struct sess_model *m, struct keyed *e)
 {
     struct ns_finding *f = e->fidx == SIZE_MAX ? NULL : findings_get(m->fs, e->fidx);
-    if (!f) return;
-    char b[NS_FINDING_MSG_MAX];
-    keyed_message(m, e, f, b);
-    if (strcmp(b, f->message) == 0) return;
-    memcpy(f->message, b, sizeof b);
+    if (!f || !keyed_rendered(e->kind)) return;
+    struct keyed_state st;
+    keyed_state_of(m, e, &st);
+    void *old = findings_state(m->fs, f);
+    if (memcmp(&st, old, sizeof st) == 0) return;
+    memcpy(old, &st, sizeof st);
     findings_touch(m->fs, f, 0);
 }
 
@@ -314,9 +362,11 @@ static size_t add(char *b, size_t n, size_t o, const char *fmt, uint32_t v)
     return w > 0 ? o + (size_t)w : o;
 }
 
-/* e's message as of now into b (NS_FINDING_MSG_MAX bytes). */
-static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns_finding *f, char *b)
+/* The message of a keyed finding from its count and state, into b
+ * (NS_FINDING_MSG_MAX bytes). */
+static void keyed_render(const struct ns_finding *f, const void *state, char *b)
 {
+    const struct keyed_state *e = state;
     size_t n = NS_FINDING_MSG_MAX, o = 0;
     switch ((enum sess_fkind)e->kind) {
     case SF_CONN_NOT_BOUND:
@@ -368,15 +418,12 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
                              "(a new request adds one, a retry reuses it); expect NFS4ERR_SEQ_MISORDERED.",
                              f->count, PL(f->count));
         break;
-    case SF_ABOVE: {
-        struct sess *s = e->key.has_session ? sess_find(m, e->key.sessionid) : NULL;
-        e->sr_seen |= s && s->v.has_seq_reply; /* kept if the session is evicted */
+    case SF_ABOVE:
         o = (size_t)snprintf(b, n,
                              "%" PRIu64 " SEQUENCE call%s used a slot above the highest one the server granted%s; "
                              "expect NFS4ERR_BADSLOT.",
                              f->count, PL(f->count), e->sr_seen ? " (CREATE_SESSION or sr_highest_slotid)" : "");
         break;
-    }
     case SF_REPLAY:
         o = (size_t)snprintf(b, n,
                              "%" PRIu64 " request%s sent again with the same slot, sequence ID and operations "
@@ -395,8 +442,7 @@ static void keyed_message(struct sess_model *m, struct keyed *e, const struct ns
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
                              f->count, f->count == 1 ? " has" : "s have");
         break;
-    default: /* SLOT_LIMITED: written by sf_slot_limited; DEAD_SESSION_USE by session_dead.c */
-        if (b != f->message) memcpy(b, f->message, n);
+    default: /* SLOT_LIMITED: written by sf_slot_limited; DEAD_SESSION_USE: dead_render */
         return;
     }
     if (o && o < n && b[o - 1] == ';') b[o - 1] = '.';

@@ -9,6 +9,25 @@
 
 #include "session_int.h"
 
+/* What the message says beyond the finding's count and times (kept by the
+ * store; rendered by grace_render when a front end reads the finding). */
+struct grace_state {
+    int64_t grace_period_ns;
+    bool rc_failed;             /* RECLAIM_COMPLETE failed (else never sent) */
+};
+_Static_assert(sizeof(struct grace_state) <= FINDINGS_STATE_MAX, "grace_state too large");
+
+static void grace_render(const struct ns_finding *f, const void *state, char *msg)
+{
+    const struct grace_state *g = state;
+    snprintf(msg, NS_FINDING_MSG_MAX,
+             "The server answered NFS4ERR_GRACE %" PRIu64 " times over %.0f s, longer than a grace period "
+             "(%.0f s), and the client's RECLAIM_COMPLETE %s: the server waits for it to end the client's grace; "
+             "send RECLAIM_COMPLETE (again) on a bound connection.",
+             f->count, (double)(f->last_ts_ns - f->first_ts_ns) / 1e9, (double)g->grace_period_ns / 1e9,
+             g->rc_failed ? "failed and was never retried" : "was never sent");
+}
+
 /* The finding as the client's record has it now. */
 static void grace_sync(struct sess_model *m, const struct sess_client *cl, struct ns_finding *f)
 {
@@ -19,13 +38,9 @@ static void grace_sync(struct sess_model *m, const struct sess_client *cl, struc
     memcpy(f->frames, cl->grace_acc.frames, sizeof f->frames);
     f->nconns = cl->grace_acc.nconns;
     memcpy(f->conns, cl->grace_acc.conns, sizeof f->conns);
-    snprintf(f->message, sizeof f->message,
-             "The server answered NFS4ERR_GRACE %" PRIu64 " times over %.0f s, longer than a grace period "
-             "(%.0f s), and the client's RECLAIM_COMPLETE %s: the server waits for it to end the client's grace; "
-             "send RECLAIM_COMPLETE (again) on a bound connection.",
-             cl->v.grace_replies, (double)(cl->grace_last_ts - cl->grace_first_ts) / 1e9,
-             (double)m->cfg.grace_period_ns / 1e9,
-             cl->v.reclaim_complete_failed ? "failed and was never retried" : "was never sent");
+    struct grace_state *g = findings_state(m->fs, f);
+    g->grace_period_ns = m->cfg.grace_period_ns;
+    g->rc_failed = cl->v.reclaim_complete_failed != 0;
 }
 
 static struct ns_finding *grace_finding(struct sess_model *m, const struct sess_client *cl)
@@ -44,6 +59,7 @@ static void grace_raise(struct sess_model *m, struct sess_client *cl, uint64_t f
     f->has_client = true;
     f->clientid = cl->v.clientid;
     snprintf(f->rfc, sizeof f->rfc, "RFC 8881 8.4.2.1, 18.51.3");
+    findings_set_renderer(m->fs, f, grace_render);
     grace_sync(m, cl, f);
     bool told = false;
     for (unsigned i = 0; i < f->nframes; i++) {

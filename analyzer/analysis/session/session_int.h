@@ -156,6 +156,8 @@ struct sess_model {
     size_t keyed_size, nkeyed;
     struct storm *storms;
     size_t nstorms, storms_cap;
+    uint32_t *storm_ix;         /* (kind, key) hash -> storm index + 1; NULL: scan the storms */
+    size_t storm_ix_size;
     /* READ / READ_PLUS */
     struct ns_read_bytes read_total;
     struct ns_read_file *files;
@@ -234,6 +236,7 @@ void sf_seq_reply_seen(struct sess_model *m, struct sess *s);
 void sf_refresh_all(struct sess_model *m);
 void sf_set_subject(struct sess_model *m, struct ns_finding *f, const struct sess_key *k);
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b);
+uint32_t sf_key_hash(uint8_t kind, const struct sess_key *k);
 /* The (kind, key) finding if it exists (NULL: not raised, or not stored). */
 struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k);
 

@@ -24,28 +24,80 @@ static const struct {
     [SK_DELAY] = {"DELAY_STORM", "NFS4ERR_DELAY", "RFC 8881 15.1.1.3"},
 };
 
-static void storm_msg(const struct storm *st, struct ns_finding *f)
+/* What a storm's message says beyond the finding's count, times and
+ * connections (kept by the store; rendered by storm_render on reading). */
+struct storm_state {
+    uint8_t kind;               /* enum storm_kind */
+    uint64_t peak_per_sec;
+};
+_Static_assert(sizeof(struct storm_state) <= FINDINGS_STATE_MAX, "storm_state too large");
+
+static void storm_render(const struct ns_finding *f, const void *state, char *msg)
 {
+    const struct storm_state *st = state;
     double span = (double)(f->last_ts_ns - f->first_ts_ns) / 1e9;
-    int n = snprintf(f->message, sizeof f->message,
-                     "%" PRIu64 " %s replies in %.1f s (peak %" PRIu64 " per second) on ", f->count,
-                     SK[st->kind].status, span, st->peak_per_sec);
+    int n = snprintf(msg, NS_FINDING_MSG_MAX, "%" PRIu64 " %s replies in %.1f s (peak %" PRIu64 " per second) on ",
+                     f->count, SK[st->kind].status, span, st->peak_per_sec);
     size_t o = n > 0 ? (size_t)n : 0;
-    for (unsigned i = 0; i < f->nconns && o < sizeof f->message; i++)
-        o += (size_t)snprintf(f->message + o, sizeof f->message - o, "%sc%u", i ? "," : "", f->conns[i]);
-    if (o < sizeof f->message)
-        snprintf(f->message + o, sizeof f->message - o,
+    for (unsigned i = 0; i < f->nconns && o < NS_FINDING_MSG_MAX; i++)
+        o += (size_t)snprintf(msg + o, NS_FINDING_MSG_MAX - o, "%sc%u", i ? "," : "", f->conns[i]);
+    if (o < NS_FINDING_MSG_MAX)
+        snprintf(msg + o, NS_FINDING_MSG_MAX - o,
                  ": the client keeps sending requests the server refuses; see the %s finding for the cause.",
                  st->kind == SK_CONN_NOT_BOUND    ? "CONN_NOT_BOUND"
                  : st->kind == SK_SEQ_MISORDERED ? "SEQ_MISORDERED"
                                                   : "matching");
 }
 
+static void storm_msg(struct sess_model *m, const struct storm *st, const struct ns_finding *f)
+{
+    struct storm_state *ss = findings_state(m->fs, f);
+    ss->kind = st->kind;
+    ss->peak_per_sec = st->peak_per_sec;
+}
+
+/* The index slot of (kind, k): its tracker's, or the empty one where it goes. */
+static uint32_t *storm_ix_slot(uint32_t *ix, size_t size, const struct storm *storms, uint8_t kind,
+                               const struct sess_key *k)
+{
+    size_t i = sf_key_hash(kind, k) & (size - 1);
+    while (ix[i] && !(storms[ix[i] - 1].kind == kind && sf_key_eq(&storms[ix[i] - 1].key, k))) i = (i + 1) & (size - 1);
+    return &ix[i];
+}
+
+/* The index sized for storms_cap trackers (at most half full). Only a
+ * shortcut: without memory for it the trackers are scanned, as before. */
+static void storm_ix_fit(struct sess_model *m)
+{
+    size_t size = 16;
+    while (size < 2 * m->storms_cap) size *= 2;
+    if (size > m->storm_ix_size) {
+        bool took = memcap_take(m->mc, MEM_SESSIONS, size * sizeof *m->storm_ix);
+        uint32_t *ix = took ? calloc(size, sizeof *ix) : NULL;
+        if (took && !ix) memcap_give(m->mc, MEM_SESSIONS, size * sizeof *ix);
+        memcap_give(m->mc, MEM_SESSIONS, m->storm_ix_size * sizeof *m->storm_ix);
+        free(m->storm_ix);
+        m->storm_ix = ix;
+        m->storm_ix_size = ix ? size : 0;
+    } else if (m->storm_ix) {
+        memset(m->storm_ix, 0, m->storm_ix_size * sizeof *m->storm_ix);
+    }
+    for (size_t i = 0; m->storm_ix && i < m->nstorms; i++)
+        *storm_ix_slot(m->storm_ix, m->storm_ix_size, m->storms, m->storms[i].kind, &m->storms[i].key) =
+            (uint32_t)i + 1;
+}
+
 /* The tracker of (kind, k), added if new (NULL: table full or no memory, counted). */
 static struct storm *storm_get(struct sess_model *m, enum storm_kind kind, const struct sess_key *k)
 {
-    for (size_t i = 0; i < m->nstorms; i++)
-        if (m->storms[i].kind == kind && sf_key_eq(&m->storms[i].key, k)) return &m->storms[i];
+    uint32_t *slot = NULL;
+    if (m->storm_ix) {
+        slot = storm_ix_slot(m->storm_ix, m->storm_ix_size, m->storms, (uint8_t)kind, k);
+        if (*slot) return &m->storms[*slot - 1];
+    } else {
+        for (size_t i = 0; i < m->nstorms; i++)
+            if (m->storms[i].kind == kind && sf_key_eq(&m->storms[i].key, k)) return &m->storms[i];
+    }
     uint32_t n = m->cfg.storm_count;
     size_t ring_bytes = n * (sizeof(int64_t) + sizeof(uint64_t));
     m->st.rules_dropped++; /* undone below once the tracker exists */
@@ -57,6 +109,7 @@ static struct storm *storm_get(struct sess_model *m, enum storm_kind kind, const
         if (!nv) { memcap_give(m->mc, MEM_SESSIONS, (nc - m->storms_cap) * sizeof *m->storms); return NULL; }
         m->storms = nv;
         m->storms_cap = nc;
+        slot = NULL; /* the index is rebuilt below */
     }
     if (!memcap_take(m->mc, MEM_SESSIONS, ring_bytes)) return NULL;
     int64_t *ring = calloc(1, ring_bytes);
@@ -68,6 +121,8 @@ static struct storm *storm_get(struct sess_model *m, enum storm_kind kind, const
     st->ring = ring;
     st->ring_frame = (uint64_t *)(ring + n);
     m->st.rules_dropped--;
+    if (slot) *slot = (uint32_t)m->nstorms;
+    else storm_ix_fit(m);
     return st;
 }
 
@@ -86,7 +141,8 @@ static void storm_raise(struct sess_model *m, struct storm *st, enum storm_kind 
     memcpy(f->conns, st->acc.conns, sizeof f->conns);
     sf_set_subject(m, f, k);
     snprintf(f->rfc, sizeof f->rfc, "%s", SK[kind].rfc);
-    storm_msg(st, f);
+    findings_set_renderer(m->fs, f, storm_render);
+    storm_msg(m, st, f);
     uint32_t n = m->cfg.storm_count; /* the ring is full: oldest at ring_pos */
     unsigned a = 0, b = 0;
     uint64_t last = 0;
@@ -139,7 +195,7 @@ void storm_note(struct sess_model *m, enum storm_kind kind, const struct sess_ke
         struct ns_finding *f = findings_get(m->fs, st->fidx);
         if (f) {
             finding_note(f, ts, frame, conn);
-            storm_msg(st, f);
+            storm_msg(m, st, f);
             findings_touch(m->fs, f, frame);
         }
         return;
@@ -158,4 +214,6 @@ void storms_free(struct sess_model *m)
     }
     memcap_give(m->mc, MEM_SESSIONS, m->storms_cap * sizeof *m->storms);
     free(m->storms);
+    memcap_give(m->mc, MEM_SESSIONS, m->storm_ix_size * sizeof *m->storm_ix);
+    free(m->storm_ix);
 }
