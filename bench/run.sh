@@ -10,6 +10,7 @@
 #   BENCH_REPEAT    runs per measurement, the fastest is kept (default 3)
 #   BENCH_10X_ALL   1 = also run tshark and nfstrace on the long capture (slow)
 #   BENCH_OTHERS    0 = run neither tshark nor nfstrace (nfsscope and the floors only)
+#   BENCH_REUSE     1 = keep captures already in BENCH_DIR (made by a run with --keep)
 #   BENCH_SMALL_FRAMES  frames of the small-COMPOUND 1x capture (default 1000000; --quick: 100000)
 #   BENCH_ERR_FRAMES    frames of the error-heavy 1x capture (default 1000000; --quick: 100000)
 #   BENCH_INPUTS    captures to replicate (default samples/*.pcap samples/*.pcapng)
@@ -107,7 +108,9 @@ cleanup() {
 trap cleanup EXIT
 
 say "== making captures in $DATA"
+reuse() { [ "${BENCH_REUSE:-0}" = 1 ] && [ -s "$1" ] && say "   reusing $1"; }
 # mix: the bundled samples replicated (large READ/WRITE records, a bit of everything)
+reuse "$F1" && reuse "$F10" || {
 "$BUILD/pcap_replicate" -o "$F1" -S "$SIZE_MB" "${INPUTS[@]}" 2>"$DATA/replicate-1x.log" ||
     die "pcap_replicate failed: $(cat "$DATA/replicate-1x.log")"
 tail -1 "$DATA/replicate-1x.log" >&2
@@ -116,16 +119,20 @@ copies=$(sed -n 's/.*: \([0-9]*\) copies of.*/\1/p' "$DATA/replicate-1x.log" | t
 "$BUILD/pcap_replicate" -o "$F10" -n $((copies * SCALE)) "${INPUTS[@]}" 2>"$DATA/replicate-10x.log" ||
     die "pcap_replicate failed: $(cat "$DATA/replicate-10x.log")"
 tail -1 "$DATA/replicate-10x.log" >&2
+}
 # small: NFSv4.1 small COMPOUNDs (~250 bytes a frame, a transaction every two frames)
 have python3 || die "python3 is needed for bench/make_small_compounds.py"
-python3 "$ROOT/bench/make_small_compounds.py" "$S1" "$SMALL_FRAMES" || die "make_small_compounds.py failed"
-python3 "$ROOT/bench/make_small_compounds.py" "$S10" $((SMALL_FRAMES * SCALE)) || die "make_small_compounds.py failed"
+reuse "$S1" || python3 "$ROOT/bench/make_small_compounds.py" "$S1" "$SMALL_FRAMES" || die "make_small_compounds.py failed"
+reuse "$S10" || python3 "$ROOT/bench/make_small_compounds.py" "$S10" $((SMALL_FRAMES * SCALE)) ||
+    die "make_small_compounds.py failed"
 # errors: NFSv4.1 sessions created and destroyed, dead sessions reused, grace,
 # every session finding kind (issue 21); 10x: the replicator's copies of it
-python3 "$ROOT/bench/make_error_sessions.py" "$E1" "$ERR_FRAMES" || die "make_error_sessions.py failed"
-"$BUILD/pcap_replicate" -o "$E10" -n "$SCALE" "$E1" 2>"$DATA/replicate-e10x.log" ||
-    die "pcap_replicate failed: $(cat "$DATA/replicate-e10x.log")"
-tail -1 "$DATA/replicate-e10x.log" >&2
+reuse "$E1" || python3 "$ROOT/bench/make_error_sessions.py" "$E1" "$ERR_FRAMES" || die "make_error_sessions.py failed"
+reuse "$E10" || {
+    "$BUILD/pcap_replicate" -o "$E10" -n "$SCALE" "$E1" 2>"$DATA/replicate-e10x.log" ||
+        die "pcap_replicate failed: $(cat "$DATA/replicate-e10x.log")"
+    tail -1 "$DATA/replicate-e10x.log" >&2
+}
 
 # ---------------------------------------------------------------- measuring
 # measure NAME FILE CMD...   -> sets T (seconds, fastest of REPEAT) and R (max RSS KiB) or n/a
