@@ -256,7 +256,6 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->closed = false;
         f->released = false;
         f->closed_ts = 0;
-        f->probe_tries = 0;
         f->pre_frames = 0;
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
         created = true;

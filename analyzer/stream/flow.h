@@ -28,7 +28,6 @@ struct flow {
     uint8_t rpc;            /* enum flow_rpc */
     bool in_use, closed, mid_stream;
     bool released;          /* closed: buffers given back (a late segment continuing a stream may re-grow them) */
-    uint16_t probe_tries;   /* chunks looked at without finding RPC */
     uint32_t pre_frames;    /* TCP segments before the connection was known to carry RPC */
     uint64_t pre_bytes[2];  /* their payload bytes, by sending side */
     int64_t last_ts;

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_edge_captures import C4, S4, C6, S6, Xids, pattern, v3_mix  # noqa: E402
 from netbuild import Capture, TcpConnection, UdpFlow, SYN, PSH, ACK, inet_cksum  # noqa: E402
 from pcapwriter import Record                                # noqa: E402
-from scenario import Expect, FrameRef, RpcTcp, RpcUdp       # noqa: E402
+from scenario import Expect, FrameRef, RpcTcp, RpcUdp, generator_main  # noqa: E402
 
 SCENARIOS = {}
 
@@ -457,31 +457,7 @@ def tcp_reply_before_call(out):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[1] == "--list":
-        for name in SCENARIOS:
-            print(name + ".pcap")
-        return 0
-    if len(argv) >= 3 and argv[1] == "--same-as":
-        import filecmp
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            for name in SCENARIOS:
-                SCENARIOS[name](tmp).write(tmp, name, "pcap")
-            files = sorted(os.listdir(tmp))
-            _, mismatch, errors = filecmp.cmpfiles(argv[2], tmp, files, shallow=False)
-        for f in mismatch + errors:
-            print("differs or missing: %s" % f)
-        print("%d files compared, %d differ" % (len(files), len(mismatch) + len(errors)))
-        return 1 if mismatch or errors else 0
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    outdir = argv[1]
-    names = argv[2:] or list(SCENARIOS)
-    os.makedirs(outdir, exist_ok=True)
-    for name in names:
-        print(SCENARIOS[name](outdir).write(outdir, name, "pcap"))
-    return 0
+    return generator_main(argv, list(SCENARIOS), lambda name, d: SCENARIOS[name](d).write(d, name, "pcap"), __doc__)
 
 
 if __name__ == "__main__":

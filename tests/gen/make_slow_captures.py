@@ -29,7 +29,7 @@ import json                                                 # noqa: E402
 from netbuild import Capture, TcpConnection                 # noqa: E402
 from rpcbuild import rpc_call, rpc_reply, nfs3_call, nfs3_res, nfs3_getattr_args, fattr3, fh3, \
     auth_sys, record                                       # noqa: E402
-from scenario import KEY_ORDER                              # noqa: E402
+from scenario import KEY_ORDER, generator_main              # noqa: E402
 
 C4, S4 = "10.77.9.1", "10.77.9.2"
 SCENARIOS = {}
@@ -151,30 +151,7 @@ def write(name, outdir):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[1] == "--list":
-        for name in SCENARIOS:
-            print(name + ".pcap")
-        return 0
-    if len(argv) >= 3 and argv[1] == "--same-as":
-        import filecmp
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            for name in SCENARIOS:
-                write(name, tmp)
-            files = sorted(os.listdir(tmp))
-            _, mismatch, errors = filecmp.cmpfiles(argv[2], tmp, files, shallow=False)
-        for f in mismatch + errors:
-            print("differs or missing: %s" % f)
-        print("%d files compared, %d differ" % (len(files), len(mismatch) + len(errors)))
-        return 1 if mismatch or errors else 0
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    outdir = argv[1]
-    os.makedirs(outdir, exist_ok=True)
-    for name in argv[2:] or list(SCENARIOS):
-        print(write(name, outdir))
-    return 0
+    return generator_main(argv, list(SCENARIOS), write, __doc__)
 
 
 if __name__ == "__main__":

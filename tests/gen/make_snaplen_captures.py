@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_edge_captures import C4, S4, FILE, ROOT, DIR, Xids, pattern, v3_read_call, v3_write_call  # noqa: E402
 from netbuild import Capture, TcpConnection                 # noqa: E402
 from rpcbuild import *                                      # noqa: E402,F401,F403
-from scenario import Expect, RpcTcp, KEY_ORDER              # noqa: E402
+from scenario import Expect, RpcTcp, KEY_ORDER, generator_main  # noqa: E402
 
 SCENARIOS = {}
 SID = bytes.fromhex("5a11c0de00000001000000020000cafe")
@@ -194,30 +194,7 @@ def snaplen_multifrag_s96(out):
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[1] == "--list":
-        for name in SCENARIOS:
-            print(name + ".pcap")
-        return 0
-    if len(argv) >= 3 and argv[1] == "--same-as":
-        import filecmp
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            for name in SCENARIOS:
-                SCENARIOS[name](tmp).write(tmp, name)
-            files = sorted(os.listdir(tmp))
-            _, mismatch, errors = filecmp.cmpfiles(argv[2], tmp, files, shallow=False)
-        for f in mismatch + errors:
-            print("differs or missing: %s" % f)
-        print("%d files compared, %d differ" % (len(files), len(mismatch) + len(errors)))
-        return 1 if mismatch or errors else 0
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    outdir = argv[1]
-    os.makedirs(outdir, exist_ok=True)
-    for name in argv[2:] or list(SCENARIOS):
-        print(SCENARIOS[name](outdir).write(outdir, name))
-    return 0
+    return generator_main(argv, list(SCENARIOS), lambda name, d: SCENARIOS[name](d).write(d, name), __doc__)
 
 
 if __name__ == "__main__":

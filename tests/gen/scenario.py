@@ -209,3 +209,35 @@ class RpcUdp:
         t = self.call(call, **kw)
         self.reply(t, reply)
         return t
+
+
+def generator_main(argv, names, write, doc):
+    """The command line every capture generator shares:
+        GEN OUTDIR [NAME...]   write the captures (write(name, outdir) -> path)
+        GEN --list             their file names
+        GEN --same-as OUTDIR   write them again elsewhere and compare (determinism)"""
+    import filecmp
+    import sys
+    import tempfile
+    if len(argv) >= 2 and argv[1] == "--list":
+        for name in names:
+            print(name + ".pcap")
+        return 0
+    if len(argv) >= 3 and argv[1] == "--same-as":
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in names:
+                write(name, tmp)
+            files = sorted(os.listdir(tmp))
+            _, mismatch, errors = filecmp.cmpfiles(argv[2], tmp, files, shallow=False)
+        for f in mismatch + errors:
+            print("differs or missing: %s" % f)
+        print("%d files compared, %d differ" % (len(files), len(mismatch) + len(errors)))
+        return 1 if mismatch or errors else 0
+    if len(argv) < 2:
+        print(doc, file=sys.stderr)
+        return 2
+    outdir = argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for name in argv[2:] or list(names):
+        print(write(name, outdir))
+    return 0
