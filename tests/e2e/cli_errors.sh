@@ -37,6 +37,8 @@ expect 1 "^nfsscope: nosuchif0: no such interface$" -- -i nosuchif0
 expect 1 "^nfsscope: .*nfsv3-tcp.pcap: filter 'port \(\(': " -- -r "$S/nfsv3-tcp.pcap" 'port (('
 expect 1 "^nfsscope: --format: expected text or json" -- -r "$S/nfsv3-tcp.pcap" --format xml
 expect 1 "^nfsscope: --memcap: " -- -r "$S/nfsv3-tcp.pcap" --memcap 12Q
+expect 1 "^nfsscope: --rpc-port: expected ports from 1 to 65535" -- -r "$S/nfsv3-tcp.pcap" --rpc-port abc
+expect 1 "^nfsscope: --rpc-port: expected ports from 1 to 65535" -- -r "$S/nfsv3-tcp.pcap" --rpc-port 70000
 expect 1 "^nfsscope: give exactly one of -r FILE or -i INTERFACE" --
 # a file or directory named once in the message (libpcap's own message names it too)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
