@@ -18,6 +18,8 @@
 #define CONFIG_V2_SIZE (offsetof(struct ns_config, txn_order) + sizeof(uint8_t))
 
 const char *ns_version(void) { return "0.1.0"; }
+uint32_t ns_api_version(void) { return NS_API_VERSION; }
+uint32_t ns_api_oldest(void) { return NS_API_OLDEST; }
 
 bool ns_linktype_supported(int linktype) { return net_linktype_supported(linktype); }
 
@@ -33,10 +35,10 @@ static bool config_ok(const struct ns_config *in, struct ns_config *out, char *e
         struct ns_config def = NS_CONFIG_INIT;
         *out = def;
     } else {
-        if (in->api_version != NS_API_VERSION) {
+        if (in->api_version < NS_API_OLDEST || in->api_version > NS_API_VERSION) {
             char m[128];
-            snprintf(m, sizeof m, "nfsscope core speaks API version %d, the caller was built for version %u",
-                     NS_API_VERSION, in->api_version);
+            snprintf(m, sizeof m, "nfsscope core serves API versions %d to %d, the caller was built for version %u",
+                     NS_API_OLDEST, NS_API_VERSION, in->api_version);
             set_err(err, errlen, m);
             return false;
         }
@@ -44,7 +46,9 @@ static bool config_ok(const struct ns_config *in, struct ns_config *out, char *e
             set_err(err, errlen, "struct ns_config too small: initialise it with NS_CONFIG_INIT");
             return false;
         }
-        memcpy(out, in, sizeof *out);
+        /* an older front end's config is shorter: what it does not know
+         * stays 0, the default */
+        memcpy(out, in, in->size < sizeof *out ? in->size : sizeof *out);
     }
     if (out->memcap && out->memcap < MIN_MEMCAP) {
         set_err(err, errlen, "memory cap below 1 MiB");

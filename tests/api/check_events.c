@@ -12,6 +12,7 @@
  *  - tick far past the last frame gives up every outstanding call.
  * Usage: check_events CAPTURE... (exit 0: all hold). */
 #include <pcap/pcap.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,16 @@ static void check_config(void)
     struct ns_config cfg = NS_CONFIG_INIT;
     cfg.api_version = NS_API_VERSION + 1;
     if (ns_analyzer_new(&cfg, err, sizeof err) || !strstr(err, "API version")) FAIL("API version not checked: %s", err);
+    cfg.api_version = NS_API_OLDEST - 1;
+    if (ns_analyzer_new(&cfg, err, sizeof err) || !strstr(err, "API versions 4 to")) FAIL("too old a front end served: %s", err);
+    /* the oldest front end served, with its shorter config (no rpc_ports) */
+    struct ns_config old = NS_CONFIG_INIT;
+    old.api_version = NS_API_OLDEST;
+    old.size = offsetof(struct ns_config, rpc_ports);
+    ns_analyzer *oa = ns_analyzer_new(&old, err, sizeof err);
+    if (!oa) FAIL("a version %d front end refused: %s", NS_API_OLDEST, err);
+    ns_analyzer_free(oa);
+    if (ns_api_version() != NS_API_VERSION || ns_api_oldest() != NS_API_OLDEST) FAIL("ns_api_version/ns_api_oldest");
     struct ns_config small = NS_CONFIG_INIT;
     small.size = 8;
     if (ns_analyzer_new(&small, err, sizeof err) || !strstr(err, "NS_CONFIG_INIT")) FAIL("size not checked: %s", err);

@@ -27,9 +27,30 @@
 
 typedef struct ns_analyzer ns_analyzer;
 
-/* Version of this API; a front end built against another one is refused by
- * ns_analyzer_new (the Wireshark plugin checks what it links against). */
-#define NS_API_VERSION 5 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...) */
+/* API versions. NS_API_VERSION grows by one with every release of this
+ * API that adds something; NS_API_OLDEST is the oldest version whose front
+ * ends this library still serves (the versions in between are one "major":
+ * raising NS_API_OLDEST is the incompatible change). The rules that make
+ * additions compatible:
+ *  - A front end built against version N (NS_CONFIG_INIT records N) works
+ *    with any library whose range NS_API_OLDEST..NS_API_VERSION holds N;
+ *    ns_analyzer_new refuses it otherwise, with the reason (a newer front
+ *    end would read fields an older library never fills).
+ *  - A struct the library hands out by pointer (ns_stats, ns_txn,
+ *    ns_finding, ns_event, ns_session_view, ns_client_view, ns_udp_pair,
+ *    ...) grows only at its end: a front end reads the prefix it knows.
+ *  - struct ns_config, which the front end hands in, is read up to its
+ *    .size: fields past it take their defaults.
+ *  - A type the library lays out in arrays or inside another public struct
+ *    (ns_slot_view, ns_slot_change, ns_session_conn, ns_conn, ns_latency,
+ *    ns_op_row, ns_status_row, ns_mem_pool, ns_loss_row, ...) and the
+ *    length of any fixed array in a public struct never change: a new
+ *    field there means a new type and a new accessor.
+ * tests/api/frontend_compat.c holds the library to this: a front end built
+ * against version 4's headers (kept in tests/api/v4/) must read the same
+ * results as the same source built against these. */
+#define NS_API_VERSION 6 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...); 6: a range of versions served (NS_API_OLDEST), ns_api_version */
+#define NS_API_OLDEST 4 /* version 3 moved fields of ns_txn (the COMPOUND operation lists) */
 
 enum ns_txn_order {
     NS_ORDER_CALL = 0,       /* transactions handed out in call order (the txn log) */
@@ -39,7 +60,7 @@ enum ns_txn_order {
 /* Start from NS_CONFIG_INIT; 0 in any other field takes the default. */
 struct ns_config {
     uint32_t size;              /* sizeof(struct ns_config) as the caller knows it */
-    uint32_t api_version;       /* NS_API_VERSION as the caller knows it */
+    uint32_t api_version;       /* NS_API_VERSION as the caller knows it (see "API versions") */
     uint64_t memcap;            /* bytes for all tables together; 0 = default (512 MiB) */
     int64_t call_timeout_ns;    /* unanswered calls are given up after this; 0 = default (120 s) */
     double rto_factor;          /* RTO_INFLATED: UDP resend gap > factor x RTO; 0 = default (8) */
@@ -79,6 +100,10 @@ ns_analyzer *ns_analyzer_new(const struct ns_config *cfg, char *err, size_t errl
 void ns_analyzer_free(ns_analyzer *a);
 /* "0.1.0": the version of the core library itself. */
 const char *ns_version(void);
+/* The API versions this library serves: NS_API_VERSION and NS_API_OLDEST
+ * as it was built (for a front end that loads it at run time). */
+uint32_t ns_api_version(void);
+uint32_t ns_api_oldest(void);
 void ns_analyzer_on_txn(ns_analyzer *a, ns_txn_fn fn, void *ctx);
 /* Per-frame events while feeding (nfsscope/events.h); fn may be NULL. */
 void ns_analyzer_on_event(ns_analyzer *a, ns_event_fn fn, void *ctx);
