@@ -16,19 +16,26 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A client is reading its request, sending the answer, or lingering
+ * (answer sent, write side shut, reading what is left until EOF). */
+enum state { FREE, READING, SENDING, CLOSING };
+
 struct client {
-    int fd;                        /* -1: free */
+    int fd;
+    enum state st;
+    uint64_t seq;                  /* accept order: the oldest is closed first */
+    uint64_t round;                /* the poll that accepted it */
     int64_t deadline_ms;           /* monotonic: closed when reached */
     size_t len;                    /* request bytes read */
     char req[METRICS_HTTP_REQ_MAX];
     char *resp;                    /* response (headers and body) once the request is complete */
     size_t resp_len, sent;
-    bool closing;                  /* all sent, write side shut: reading what is left until EOF */
 };
 
 struct metrics_http {
     int fd;
     char addr[80];
+    uint64_t seq, round;
     struct client c[METRICS_HTTP_CLIENTS];
 };
 
@@ -38,6 +45,10 @@ static int64_t now_ms(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+/* Connections the kernel holds while every slot is busy: they get in as
+ * the oldest clients are closed. */
+#define LISTEN_BACKLOG 64
 
 struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t errlen)
 {
@@ -66,7 +77,7 @@ struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t e
         if (fd < 0) { e = errno; continue; }
         int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0) {
             e = errno;
             close(fd);
             fd = -1;
@@ -107,10 +118,7 @@ static void drop(struct client *c)
 {
     if (c->fd >= 0) close(c->fd);
     free(c->resp);
-    c->fd = -1;
-    c->resp = NULL;
-    c->len = c->resp_len = c->sent = 0;
-    c->closing = false;
+    *c = (struct client){.fd = -1, .st = FREE};
 }
 
 /* Closing with unread request bytes would reset the connection and could
@@ -138,6 +146,7 @@ static void respond(struct client *c, const char *status, const char *type, cons
     if (blen) memcpy(c->resp + n, body, blen);
     c->resp_len = (size_t)n + blen;
     c->sent = 0;
+    c->st = SENDING;
 }
 
 static void error_page(struct client *c, const char *status)
@@ -150,7 +159,7 @@ static void error_page(struct client *c, const char *status)
 /* The request is complete (its headers ended): answer it. */
 static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
 {
-    c->req[c->len < sizeof c->req ? c->len : sizeof c->req - 1] = 0;
+    c->req[c->len] = 0;
     char *sp1 = strchr(c->req, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
     if (!sp1 || !sp2) { error_page(c, "400 Bad Request"); return; }
     *sp1 = *sp2 = 0;
@@ -168,67 +177,105 @@ static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
     free(body);
 }
 
-static void serve(struct client *c, short revents, int (*render)(void *, FILE *), void *ctx, int64_t now)
+/* Read what the request has sent; answer once its headers end. The end is
+ * looked for in the new bytes only (a trickling client costs no rescans). */
+static void read_request(struct client *c, int (*render)(void *, FILE *), void *ctx)
 {
-    if (revents & (POLLERR | POLLNVAL)) { drop(c); return; }
-    if (c->closing) {
+    ssize_t r = read(c->fd, c->req + c->len, sizeof c->req - 1 - c->len);
+    if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (r <= 0) { drop(c); return; }
+    size_t from = c->len > 3 ? c->len - 3 : 0;
+    c->len += (size_t)r;
+    if (memmem(c->req + from, c->len - from, "\r\n\r\n", 4) || memmem(c->req + from, c->len - from, "\n\n", 2))
+        answer(c, render, ctx);
+    else if (c->len >= sizeof c->req - 1)
+        error_page(c, "431 Request Header Fields Too Large");
+}
+
+static void send_answer(struct client *c, int64_t now)
+{
+    ssize_t w = send(c->fd, c->resp + c->sent, c->resp_len - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0 && errno != EAGAIN && errno != EINTR) { drop(c); return; }
+    if (w > 0) c->sent += (size_t)w;
+    if (c->sent == c->resp_len) { /* all sent: close (Connection: close) */
+        shutdown(c->fd, SHUT_WR);
+        c->st = CLOSING;
+        c->deadline_ms = now + LINGER_MS;
+    }
+}
+
+/* One step of whatever the client is doing; a request completed here is
+ * answered at once. */
+static void serve(struct client *c, int (*render)(void *, FILE *), void *ctx, int64_t now)
+{
+    if (c->st == CLOSING) {
         char sink[4096];
         ssize_t r = read(c->fd, sink, sizeof sink);
         if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) drop(c);
         return;
     }
-    if (!c->resp && (revents & (POLLIN | POLLHUP))) {
-        ssize_t r = read(c->fd, c->req + c->len, sizeof c->req - 1 - c->len);
-        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) { drop(c); return; }
-        if (r > 0) {
-            c->len += (size_t)r;
-            c->req[c->len] = 0;
-            c->deadline_ms = now + METRICS_HTTP_IDLE_MS;
-            if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n")) answer(c, render, ctx);
-            else if (c->len >= sizeof c->req - 1) error_page(c, "431 Request Header Fields Too Large");
-        }
+    if (c->st == READING) read_request(c, render, ctx);
+    if (c->st == SENDING) send_answer(c, now);
+}
+
+/* The slot a new connection takes: a free one, else the oldest client
+ * still reading its request or lingering, else the oldest of all; never one
+ * accepted in this poll (it has not had the chance to send). NULL: none. */
+static struct client *slot_for_new(struct metrics_http *h)
+{
+    struct client *idle = NULL, *any = NULL;
+    for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
+        struct client *c = &h->c[i];
+        if (c->st == FREE) return c;
+        if (c->round == h->round) continue;
+        if (!any || c->seq < any->seq) any = c;
+        if (c->st != SENDING && (!idle || c->seq < idle->seq)) idle = c;
     }
-    if (c->fd >= 0 && c->resp && c->sent < c->resp_len) {
-        ssize_t w = send(c->fd, c->resp + c->sent, c->resp_len - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w < 0 && errno != EAGAIN && errno != EINTR) { drop(c); return; }
-        if (w > 0) { c->sent += (size_t)w; c->deadline_ms = now + METRICS_HTTP_IDLE_MS; }
-        if (c->sent == c->resp_len) { /* all sent: close (Connection: close) */
-            shutdown(c->fd, SHUT_WR);
-            c->closing = true;
-            c->deadline_ms = now + LINGER_MS;
-        }
+    return idle ? idle : any;
+}
+
+/* Take the connections waiting, each into a slot_for_new. */
+static void accept_new(struct metrics_http *h, int (*render)(void *, FILE *), void *ctx, int64_t now)
+{
+    for (;;) {
+        struct client *c = slot_for_new(h);
+        if (!c) return; /* the rest wait in the backlog for the next poll */
+        int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) return;
+        drop(c);
+        *c = (struct client){.fd = fd, .st = READING, .seq = ++h->seq, .round = h->round,
+                             .deadline_ms = now + METRICS_HTTP_DEADLINE_MS};
+        serve(c, render, ctx, now); /* the request is often there already */
     }
+}
+
+static short events_of(const struct client *c)
+{
+    return c->st == SENDING ? POLLOUT : POLLIN;
 }
 
 void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx)
 {
     struct pollfd pfd[METRICS_HTTP_CLIENTS + 1];
-    int idx[METRICS_HTTP_CLIENTS + 1], n = 0, free_slots = 0;
+    int idx[METRICS_HTTP_CLIENTS], n = 0;
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
-        struct client *c = &h->c[i];
-        if (c->fd < 0) { free_slots++; continue; }
-        pfd[n] = (struct pollfd){.fd = c->fd, .events = c->resp && !c->closing ? POLLOUT : POLLIN};
+        if (h->c[i].st == FREE) continue;
+        pfd[n] = (struct pollfd){.fd = h->c[i].fd, .events = events_of(&h->c[i])};
         idx[n++] = i;
     }
-    if (free_slots) { pfd[n] = (struct pollfd){.fd = h->fd, .events = POLLIN}; idx[n++] = -1; }
-    if (poll(pfd, (nfds_t)n, 0) < 0) return;
+    /* the listener always: a full house must not keep newcomers out */
+    pfd[n] = (struct pollfd){.fd = h->fd, .events = POLLIN};
+    if (poll(pfd, (nfds_t)n + 1, 0) < 0) return;
     int64_t now = now_ms();
+    h->round++;
+    /* clients first: a request that has arrived is answered before a
+     * newcomer may close its connection */
     for (int k = 0; k < n; k++) {
-        if (idx[k] < 0) {
-            if (!(pfd[k].revents & POLLIN)) continue;
-            for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
-                struct client *c = &h->c[i];
-                if (c->fd >= 0) continue;
-                int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-                if (fd < 0) break;
-                c->fd = fd;
-                c->deadline_ms = now + METRICS_HTTP_IDLE_MS;
-            }
-            continue;
-        }
         struct client *c = &h->c[idx[k]];
-        if (pfd[k].revents) serve(c, pfd[k].revents, render, ctx, now);
+        if (pfd[k].revents & (POLLERR | POLLNVAL)) drop(c);
+        else if (pfd[k].revents) serve(c, render, ctx, now);
     }
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++)
-        if (h->c[i].fd >= 0 && now >= h->c[i].deadline_ms) drop(&h->c[i]);
+        if (h->c[i].st != FREE && now >= h->c[i].deadline_ms) drop(&h->c[i]);
+    if (pfd[n].revents & POLLIN) accept_new(h, render, ctx, now);
 }

@@ -1,9 +1,14 @@
 /* A tiny HTTP server for Prometheus scrapes, driven by the capture loop:
  * metrics_http_poll never blocks (non-blocking sockets, poll with no wait),
  * answers only GET /metrics (404 for other paths, 405 for other methods),
- * reads at most METRICS_HTTP_REQ_MAX bytes of a request (431 beyond),
- * serves at most METRICS_HTTP_CLIENTS at once, and closes a client idle for
- * METRICS_HTTP_IDLE_MS. One response per connection (Connection: close). */
+ * one response per connection (Connection: close). No client can hold it:
+ *  - a request line and headers over METRICS_HTTP_REQ_MAX bytes get 431;
+ *  - an exchange must be over METRICS_HTTP_DEADLINE_MS after accept
+ *    (request read, answer sent), however the bytes trickle in;
+ *  - at most METRICS_HTTP_CLIENTS at once; when a connection waits and
+ *    none is free, the oldest client still sending its request (or
+ *    lingering after its answer) is closed to make room, else the oldest
+ *    of all; a client accepted in this poll is never the one closed. */
 #ifndef NFSSCOPE_OUTPUT_HTTP_METRICS_H
 #define NFSSCOPE_OUTPUT_HTTP_METRICS_H
 #include <stddef.h>
@@ -12,7 +17,7 @@
 
 #define METRICS_HTTP_REQ_MAX 4096
 #define METRICS_HTTP_CLIENTS 8
-#define METRICS_HTTP_IDLE_MS 5000
+#define METRICS_HTTP_DEADLINE_MS 5000
 
 struct metrics_http;
 

@@ -12,6 +12,13 @@ add_executable(test_series ${PROJECT_SOURCE_DIR}/tests/unit/output/test_series.c
 target_include_directories(test_series PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 target_link_libraries(test_series PRIVATE nfsscope_output)
 add_test(NAME unit.test_series COMMAND test_series)
+# The endpoint against in-process loopback clients: a full house of idle
+# clients, the deadline from accept, 431, split requests (test_http_metrics.c).
+add_executable(test_http_metrics ${PROJECT_SOURCE_DIR}/tests/unit/output/test_http_metrics.c)
+target_include_directories(test_http_metrics PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
+target_link_libraries(test_http_metrics PRIVATE nfsscope_output)
+add_test(NAME unit.test_http_metrics COMMAND test_http_metrics)
+set_tests_properties(unit.test_http_metrics PROPERTIES TIMEOUT 60 LABELS "metrics")
 
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
