@@ -20,6 +20,7 @@ struct findings {
     struct fmeta *meta;
     size_t n, cap;
     const struct ns_finding **view;
+    const struct ns_finding **changed; /* findings_changed's array: its own, so it leaves the view as it was */
     size_t view_cap;
     uint64_t dropped;
     uint64_t generation;
@@ -43,10 +44,12 @@ struct findings *findings_new(struct memcap *mc)
 void findings_free(struct findings *f)
 {
     if (!f) return;
-    memcap_give(f->mc, MEM_SESSIONS, f->cap * (sizeof *f->v + sizeof *f->meta) + f->view_cap * sizeof *f->view);
+    memcap_give(f->mc, MEM_SESSIONS,
+                f->cap * (sizeof *f->v + sizeof *f->meta) + f->view_cap * (sizeof *f->view + sizeof *f->changed));
     free(f->v);
     free(f->meta);
     free(f->view);
+    free(f->changed);
     free(f);
 }
 
@@ -57,14 +60,16 @@ struct ns_finding *findings_add(struct findings *f, const char *kind, uint8_t se
         if (ncap > FINDINGS_MAX) ncap = FINDINGS_MAX;
         /* the findings and the view front ends sort them in, grown together:
          * a full pool must not leave a report with no findings at the end */
-        size_t grow = (ncap - f->cap) * (sizeof *f->v + sizeof *f->view + sizeof *f->meta);
+        size_t grow = (ncap - f->cap) * (sizeof *f->v + sizeof *f->view + sizeof *f->changed + sizeof *f->meta);
         struct ns_finding *nv = NULL;
         if (ncap > f->cap && memcap_take(f->mc, MEM_SESSIONS, grow)) {
             nv = realloc(f->v, ncap * sizeof *nv);
             if (nv) f->v = nv;
             const struct ns_finding **nw = nv ? realloc(f->view, ncap * sizeof *nw) : NULL;
             if (nw) f->view = nw;
-            struct fmeta *nm = nw ? realloc(f->meta, ncap * sizeof *nm) : NULL;
+            const struct ns_finding **nc = nw ? realloc(f->changed, ncap * sizeof *nc) : NULL;
+            if (nc) f->changed = nc;
+            struct fmeta *nm = nc ? realloc(f->meta, ncap * sizeof *nm) : NULL;
             if (nm) f->meta = nm;
             else nv = NULL;
             if (!nv) memcap_give(f->mc, MEM_SESSIONS, grow);
@@ -171,8 +176,8 @@ size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_findin
     if (!f->n || !view_fit(f)) return 0;
     size_t n = 0;
     for (size_t i = 0; i < f->n; i++)
-        if (f->v[i].generation > gen) f->view[n++] = findings_render(f, &f->v[i]);
-    *out = f->view;
+        if (f->v[i].generation > gen) f->changed[n++] = findings_render(f, &f->v[i]);
+    *out = f->changed;
     return n;
 }
 

@@ -29,3 +29,12 @@ add_test(NAME api.compat_v4
                         diff '${CMAKE_CURRENT_BINARY_DIR}/compat_old.txt' '${CMAKE_CURRENT_BINARY_DIR}/compat_new.txt'"
                  frontend_compat ${_api_samples})
 set_tests_properties(api.compat_v4 PROPERTIES TIMEOUT 300 LABELS api)
+# The lifetime rule (nfsscope.h, "Lifetimes"): pointers from read calls held
+# across other read calls, on every sample and generated capture (the
+# sanitizer build makes a freed or moved one a use-after-free).
+add_executable(check_lifetimes ${PROJECT_SOURCE_DIR}/tests/api/check_lifetimes.c)
+target_link_libraries(check_lifetimes PRIVATE nfsscope_core PkgConfig::PCAP)
+add_test(NAME api.lifetimes
+         COMMAND sh -c "'$<TARGET_FILE:check_lifetimes>' \"$@\" '${CMAKE_BINARY_DIR}'/gen/*.pcap '${CMAKE_BINARY_DIR}'/udpgen/*.pcap"
+                 check_lifetimes ${_api_samples})
+set_tests_properties(api.lifetimes PROPERTIES FIXTURES_REQUIRED "gen;udpgen" TIMEOUT 600 LABELS api)

@@ -58,13 +58,20 @@ static struct ns_read_file *file_get(struct sess_model *m, const struct nfs4_fh 
     if (m->nfiles == m->files_cap) {
         size_t nc = m->files_cap ? m->files_cap * 2 : 16;
         if (nc > SESS_FILES_MAX) nc = SESS_FILES_MAX;
+        /* the files and the sorted view front ends read, grown together:
+         * reading (rp_files) never allocates, so what one read returned
+         * stays valid across the next (nfsscope.h, "Lifetimes") */
+        size_t per = sizeof *m->files + sizeof *m->files_view;
         struct ns_read_file *nv = NULL;
-        if (nc > m->files_cap && memcap_take(m->mc, MEM_SESSIONS, (nc - m->files_cap) * sizeof *nv)) {
+        const struct ns_read_file **nw = NULL;
+        if (nc > m->files_cap && memcap_take(m->mc, MEM_SESSIONS, (nc - m->files_cap) * per)) {
             nv = realloc(m->files, nc * sizeof *nv);
-            if (!nv) memcap_give(m->mc, MEM_SESSIONS, (nc - m->files_cap) * sizeof *nv);
+            if (nv) m->files = nv;
+            nw = nv ? realloc(m->files_view, nc * sizeof *nw) : NULL;
+            if (nw) m->files_view = nw;
+            if (!nw) memcap_give(m->mc, MEM_SESSIONS, (nc - m->files_cap) * per);
         }
-        if (nv) {
-            m->files = nv;
+        if (nw) {
             m->files_cap = nc;
         } else {
             if (!m->nfiles) return NULL;
@@ -131,18 +138,7 @@ static int cmp_file(const void *pa, const void *pb)
 
 size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out)
 {
-    free(m->files_view);
-    memcap_give(m->mc, MEM_SESSIONS, m->files_view_n * sizeof *m->files_view);
-    m->files_view = NULL;
-    m->files_view_n = 0;
-    if (!m->nfiles || !memcap_take(m->mc, MEM_SESSIONS, m->nfiles * sizeof *m->files_view)) { *out = NULL; return 0; }
-    m->files_view = malloc(m->nfiles * sizeof *m->files_view);
-    if (!m->files_view) {
-        memcap_give(m->mc, MEM_SESSIONS, m->nfiles * sizeof *m->files_view);
-        *out = NULL;
-        return 0;
-    }
-    m->files_view_n = m->nfiles;
+    if (!m->nfiles) { *out = NULL; return 0; }
     for (size_t i = 0; i < m->nfiles; i++) m->files_view[i] = &m->files[i];
     qsort(m->files_view, m->nfiles, sizeof *m->files_view, cmp_file);
     *out = m->files_view;
@@ -151,10 +147,9 @@ size_t rp_files(struct sess_model *m, const struct ns_read_file *const **out)
 
 void rp_free(struct sess_model *m)
 {
-    memcap_give(m->mc, MEM_SESSIONS, m->files_cap * sizeof *m->files);
+    memcap_give(m->mc, MEM_SESSIONS, m->files_cap * (sizeof *m->files + sizeof *m->files_view));
     if (m->files_hash) memcap_give(m->mc, MEM_SESSIONS, SESS_FILES_HASH * sizeof *m->files_hash);
     free(m->files_hash);
     free(m->files);
-    memcap_give(m->mc, MEM_SESSIONS, m->files_view_n * sizeof *m->files_view);
     free(m->files_view);
 }

@@ -163,8 +163,7 @@ struct sess_model {
     struct ns_read_file *files;
     size_t nfiles, files_cap;
     uint32_t *files_hash;       /* fh hash -> index + 1, open addressing, SESS_FILES_HASH entries */
-    const struct ns_read_file **files_view;
-    size_t files_view_n;        /* entries of files_view (taken from the memory cap) */
+    const struct ns_read_file **files_view; /* files_cap entries, grown with files */
     struct ns_session_stats st;
     struct analysis_amend amend;
     /* dead sessions waiting for their client's CREATE_SESSION (session_dead.c):

@@ -38,7 +38,10 @@ static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
     size_t per = sizeof *s->slotv + sizeof *s->slotx;
     if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - s->slots_cap) * per)) return false;
     struct ns_slot_view *nv = realloc(s->slotv, ncap * sizeof *nv);
-    if (nv) s->slotv = nv;
+    if (nv) { /* moved: the view must not keep the freed block */
+        s->slotv = nv;
+        s->v.slots = nv;
+    }
     struct sess_slotx *nx = nv ? realloc(s->slotx, ncap * sizeof *nx) : NULL;
     if (nx) s->slotx = nx;
     if (!nv || !nx) { /* keep the old size; a successful first realloc is harmless */
@@ -48,7 +51,6 @@ static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
     memset(nv + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nv);
     memset(nx + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nx);
     s->slots_cap = ncap;
-    s->v.slots = nv; /* a view handed out earlier sees the moved table */
     return true;
 }
 

@@ -90,7 +90,7 @@ struct ns_frame {
 
 /* Called for each transaction once it is complete (reply seen, call given
  * up, or end of input), in the order cfg.txn_order asks. Each transaction is
- * handed out exactly once. The pointer is valid only during the call. */
+ * handed out exactly once. The pointer is valid during the call only. */
 typedef void (*ns_txn_fn)(void *ctx, const struct ns_txn *t);
 
 /* A new analyzer, or NULL with a one-line reason in err (err may be NULL;
@@ -130,7 +130,21 @@ bool ns_analyzer_finished(const ns_analyzer *a);
 /* Time of the last frame or tick (0 before the first). */
 int64_t ns_analyzer_now(const ns_analyzer *a);
 
-/* Results: valid until the analyzer is freed, updated by feed/tick/settle/finish. */
+/* Lifetimes: one rule for every pointer the library returns.
+ *  - What a read call returns (stats, a connection, a finding or an array
+ *    of findings, a session or client view and its slots, a UDP pair, the
+ *    READ files) stays valid and unchanged until the next call that moves
+ *    the analysis on: ns_analyzer_feed, _tick, _settle, _finish, _free.
+ *  - Read calls (every other ns_analyzer_* call) never free, move or change
+ *    what another read call returned, however many and in whatever order:
+ *    a front end may hold the findings array while it looks up sessions.
+ *  - What a callback is handed (a transaction, an event, its finding) is
+ *    valid during the callback only.
+ * To keep something longer, copy it (the structs are plain data) or keep
+ * its id (connections, findings, sessions by ID, transactions: never
+ * reused) and look it up again. tests/api/check_lifetimes.c holds the
+ * library to this under ASan. */
+
 /* Counters; the derived ones (TCP, evictions, memory) are brought up to date by this call. */
 const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
 
@@ -141,24 +155,22 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
  * closed ones are dropped past 4096 closed or when the memory cap needs
  * room (counted in ns_stats.evicted_conns, their figures added up in
  * evicted_conns_sum).
- * A record never moves: the pointer stays valid until the record is dropped,
- * during a later feed, tick or finish; NULL if id is out of range or
- * dropped, so look the id up again to know the record still lives. */
+ * NULL if id is out of range or dropped: after feeding, look the id up
+ * again to know the record still lives. */
 size_t ns_analyzer_conn_count(const ns_analyzer *a);
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id);
 /* Requests sent and not yet answered or given up. */
 uint32_t ns_analyzer_outstanding_calls(const ns_analyzer *a);
 
-/* Findings sorted by severity (highest first), then first time, then kind.
- * The array is valid until the next call into the analyzer. */
+/* Findings sorted by severity (highest first), then first time, then kind. */
 size_t ns_analyzer_findings(ns_analyzer *a, const struct ns_finding *const **out);
 uint64_t ns_analyzer_findings_dropped(const ns_analyzer *a);
 /* A finding by its id (stable for the analyzer's life), or NULL. */
 const struct ns_finding *ns_analyzer_finding(const ns_analyzer *a, uint32_t id);
 /* Generation of the newest finding change (0: none). Findings changed after
- * generation gen, by id; the array is valid until the next call into the
- * analyzer. A screen keeps the generation it last showed and asks for what
- * changed since. */
+ * generation gen, by id (an array of its own: the one ns_analyzer_findings
+ * returned stays as it was). A screen keeps the generation it last showed
+ * and asks for what changed since. */
 uint64_t ns_analyzer_findings_generation(const ns_analyzer *a);
 size_t ns_analyzer_findings_changed(ns_analyzer *a, uint64_t gen, const struct ns_finding *const **out);
 

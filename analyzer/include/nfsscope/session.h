@@ -1,7 +1,7 @@
 /* NFSv4.1+ clients, sessions, the connections bound to them, their slot
  * tables, and READ_PLUS statistics: read-only views of what the session
- * analyzer saw (RFC 8881 s.2.10, RFC 7862 s.15.10). Views are valid until the
- * next call that feeds the analyzer; lists are in order of first appearance. */
+ * analyzer saw (RFC 8881 s.2.10, RFC 7862 s.15.10). Views live as
+ * nfsscope.h's "Lifetimes" says; lists are in order of first appearance. */
 #ifndef NFSSCOPE_SESSION_H
 #define NFSSCOPE_SESSION_H
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* RPC over UDP: round-trip times, the retransmit timeout a Linux client
  * would compute, retransmissions, spurious resends and replies lost to
  * missing IP fragments, per client/server pair and per timer class.
- * Read-only views; valid until the analyzer is freed or fed again. */
+ * Read-only views; they live as nfsscope.h's "Lifetimes" says. */
 #ifndef NFSSCOPE_UDP_TIMING_H
 #define NFSSCOPE_UDP_TIMING_H
 #include <stdbool.h>
