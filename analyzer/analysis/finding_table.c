@@ -116,6 +116,12 @@ void finding_add_conn(struct ns_finding *x, uint32_t conn_id)
     if (conn_id) SORTED_INSERT(x->conns, x->nconns, NS_FINDING_CONNS, conn_id);
 }
 
+void finding_set_rfc(struct ns_finding *x, const char *rfc)
+{
+    strncpy(x->rfc, rfc, sizeof x->rfc - 1);
+    x->rfc[sizeof x->rfc - 1] = 0;
+}
+
 void finding_note(struct ns_finding *x, int64_t ts_ns, uint64_t frame, uint32_t conn_id)
 {
     x->count++;

@@ -28,6 +28,9 @@ struct ns_finding *findings_get(struct findings *f, size_t i);
 void finding_note(struct ns_finding *x, int64_t ts_ns, uint64_t frame, uint32_t conn_id);
 void finding_add_frame(struct ns_finding *x, uint64_t frame);
 void finding_add_conn(struct ns_finding *x, uint32_t conn_id);
+/* The RFC reference, a constant: copied, not formatted (a finding is made
+ * once per kind and key, but a capture can make many). */
+void finding_set_rfc(struct ns_finding *x, const char *rfc);
 /* Sorted view for output; the store itself keeps its order (indexes stay
  * valid). The view is valid until the next findings_add or findings_sorted. */
 size_t findings_sorted(struct findings *f, const struct ns_finding *const **out);

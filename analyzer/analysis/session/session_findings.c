@@ -3,12 +3,14 @@
  * the cause diagnosed from the bindings and slot table. Each occurrence
  * updates the numbers the message says (struct keyed_state, kept by the
  * store); the message is rendered from them when a front end reads the
- * finding (keyed_render). Storms are in session_storms.c, GRACE_STUCK in
- * session_grace.c. */
+ * finding (keyed_render). SLOT_LIMITED keeps the session's slot figures
+ * the same way (slot_limited_render). Storms are in session_storms.c,
+ * GRACE_STUCK in session_grace.c. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "finding_digits.h"
 #include "nfs4_xdr_common.h"
 #include "session_int.h"
 
@@ -112,6 +114,8 @@ struct keyed_state {
 };
 _Static_assert(sizeof(struct keyed_state) <= FINDINGS_STATE_MAX, "keyed_state too large");
 
+/* Rendered by keyed_render; SLOT_LIMITED and DEAD_SESSION_USE keep states
+ * of their own (slot_limited_render, dead_render). */
 static bool keyed_rendered(uint8_t kind) { return kind != SF_SLOT_LIMITED && kind != SF_DEAD_USE; }
 
 static void keyed_state_of(struct sess_model *m, struct keyed *e, struct keyed_state *st)
@@ -165,7 +169,7 @@ struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct s
         if (!f) return e;
         e->fidx = findings_index(m->fs, f);
         sf_set_subject(m, f, k);
-        snprintf(f->rfc, sizeof f->rfc, "%s", FK[kind].rfc);
+        finding_set_rfc(f, FK[kind].rfc);
         if (keyed_rendered((uint8_t)kind)) findings_set_renderer(m->fs, f, keyed_render);
     }
     finding_note(f, ts, frame, conn);
@@ -306,19 +310,45 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
 
 /* ---- SLOT_LIMITED ---- */
 
-static void slot_limited_text(const struct sess *s, struct ns_finding *f, char *b, uint8_t *sev)
+/* What its message says (only that: equal states are equal messages), kept
+ * by the store and rendered by slot_limited_render when a front end reads
+ * the finding. */
+struct slot_limited_state {
+    uint32_t asked, granted, used_up_to, max_outstanding;
+    int64_t busy_tenths;        /* of a percent, as "%.1f" shows 100 x saturated_fraction */
+    uint64_t saturated_calls;
+    bool ran_into;              /* the session filled the table */
+};
+_Static_assert(sizeof(struct slot_limited_state) <= FINDINGS_STATE_MAX, "slot_limited_state too large");
+
+static void slot_limited_render(const struct ns_finding *f, const void *state, char *b)
+{
+    (void)f;
+    const struct slot_limited_state *st = state;
+    snprintf(b, NS_FINDING_MSG_MAX,
+             "CREATE_SESSION asked %u fore-channel slots and the server granted %u. The client used slots up to %u "
+             "with at most %u requests outstanding; all granted slots were busy %" PRId64 ".%" PRId64
+             "%% of the time (%" PRIu64 " calls). %s",
+             st->asked, st->granted, st->used_up_to, st->max_outstanding, st->busy_tenths / 10, st->busy_tenths % 10,
+             st->saturated_calls,
+             st->ran_into ? "The session ran into the limit: the grant caps its concurrency."
+                          : "The session never filled the table.");
+}
+
+/* The state of s's finding as of now (its fractions up to date), and the
+ * severity: a warning once the session ran into the limit. */
+static uint8_t slot_limited_state(const struct sess *s, struct slot_limited_state *st)
 {
     const struct ns_session_view *v = &s->v;
-    bool ran_into = v->saturated_ns > 0 || s->saturated || v->saturated_calls > 0;
-    *sev = ran_into ? NS_SEV_WARNING : NS_SEV_INFO;
-    snprintf(b, sizeof f->message,
-             "CREATE_SESSION asked %u fore-channel slots and the server granted %u. The client used slots up to %u "
-             "with at most %u requests outstanding; all granted slots were busy %.1f%% of the time (%" PRIu64
-             " calls). %s",
-             v->fore_requested.maxrequests, v->fore_granted.maxrequests, v->any_slot_used ? v->highest_slot_used : 0,
-             v->max_outstanding, 100.0 * v->saturated_fraction, v->saturated_calls,
-             ran_into ? "The session ran into the limit: the grant caps its concurrency."
-                      : "The session never filled the table.");
+    memset(st, 0, sizeof *st);
+    st->asked = v->fore_requested.maxrequests;
+    st->granted = v->fore_granted.maxrequests;
+    st->used_up_to = v->any_slot_used ? v->highest_slot_used : 0;
+    st->max_outstanding = v->max_outstanding;
+    st->busy_tenths = finding_digits(100.0 * v->saturated_fraction, 1);
+    st->saturated_calls = v->saturated_calls;
+    st->ran_into = v->saturated_ns > 0 || s->saturated || v->saturated_calls > 0;
+    return st->ran_into ? NS_SEV_WARNING : NS_SEV_INFO;
 }
 
 void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame, int64_t ts)
@@ -335,19 +365,20 @@ void sf_slot_limited(struct sess_model *m, struct sess *s, uint64_t reply_frame,
         if (!f) return;
         f->first_ts_ns = v->first_ts_ns < ts ? v->first_ts_ns : ts;
         finding_add_frame(f, reply_frame);
-        slot_limited_text(s, f, f->message, &f->severity);
+        findings_set_renderer(m->fs, f, slot_limited_render);
+        f->severity = slot_limited_state(s, findings_state(m->fs, f));
         findings_touch(m->fs, f, v->create_call_frame); /* its frames: the CREATE_SESSION call and reply */
         findings_touch(m->fs, f, reply_frame);
         return;
     }
     struct ns_finding *f = e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
     if (!f) return;
-    char b[NS_FINDING_MSG_MAX];
-    uint8_t sev;
-    slot_limited_text(s, f, b, &sev);
-    if (sev == f->severity && strcmp(b, f->message) == 0) return;
+    struct slot_limited_state st;
+    uint8_t sev = slot_limited_state(s, &st);
+    void *old = findings_state(m->fs, f);
+    if (sev == f->severity && memcmp(&st, old, sizeof st) == 0) return;
     f->severity = sev;
-    memcpy(f->message, b, sizeof b);
+    memcpy(old, &st, sizeof st);
     findings_touch(m->fs, f, 0);
 }
 
@@ -442,7 +473,7 @@ static void keyed_render(const struct ns_finding *f, const void *state, char *b)
                              "operation that needs one; expect NFS4ERR_SEQUENCE_POS or NFS4ERR_OP_NOT_IN_SESSION.",
                              f->count, f->count == 1 ? " has" : "s have");
         break;
-    default: /* SLOT_LIMITED: written by sf_slot_limited; DEAD_SESSION_USE: dead_render */
+    default: /* SLOT_LIMITED: slot_limited_render; DEAD_SESSION_USE: dead_render */
         return;
     }
     if (o && o < n && b[o - 1] == ';') b[o - 1] = '.';

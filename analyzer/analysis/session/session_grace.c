@@ -58,7 +58,7 @@ static void grace_raise(struct sess_model *m, struct sess_client *cl, uint64_t f
     cl->grace_fidx = findings_index(m->fs, f);
     f->has_client = true;
     f->clientid = cl->v.clientid;
-    snprintf(f->rfc, sizeof f->rfc, "RFC 8881 8.4.2.1, 18.51.3");
+    finding_set_rfc(f, "RFC 8881 8.4.2.1, 18.51.3");
     findings_set_renderer(m->fs, f, grace_render);
     grace_sync(m, cl, f);
     bool told = false;

@@ -140,7 +140,7 @@ static void storm_raise(struct sess_model *m, struct storm *st, enum storm_kind 
     f->nconns = st->acc.nconns;
     memcpy(f->conns, st->acc.conns, sizeof f->conns);
     sf_set_subject(m, f, k);
-    snprintf(f->rfc, sizeof f->rfc, "%s", SK[kind].rfc);
+    finding_set_rfc(f, SK[kind].rfc);
     findings_set_renderer(m->fs, f, storm_render);
     storm_msg(m, st, f);
     uint32_t n = m->cfg.storm_count; /* the ring is full: oldest at ring_pos */
