@@ -11,6 +11,7 @@
 #define MAX_FRAGS 64
 #define DGRAM_MAX 65536u
 #define TRAINS_MAX 256u
+#define SPARES_MAX 4u /* a datagram lost to a fragment lingers beside the next ones */
 
 struct frag_range { uint32_t off, wire, cap; };
 
@@ -31,6 +32,12 @@ struct ipfrag_table {
     struct train *t;
     uint32_t n, cap; /* cap grows to TRAINS_MAX */
     uint64_t evicted;
+    /* Buffers of trains dropped, for the next trains: a capture of
+     * fragmented datagrams would otherwise take and give back 64 KiB per
+     * datagram (issue 21). Not counted in the cap, as memory the allocator
+     * keeps after a free is not: SPARES_MAX buffers at most. */
+    uint8_t *spare[SPARES_MAX];
+    uint32_t nspare;
 };
 
 #define TRAIN_BYTES (sizeof(struct train) + DGRAM_MAX)
@@ -47,7 +54,8 @@ struct ipfrag_table *ipfrag_new(struct memcap *mc, ipfrag_fn fn, void *ctx)
 
 static void drop_train(struct ipfrag_table *t, uint32_t i)
 {
-    free(t->t[i].buf);
+    if (t->nspare < SPARES_MAX) t->spare[t->nspare++] = t->t[i].buf;
+    else free(t->t[i].buf);
     memcap_give(t->mc, MEM_FRAGMENTS, TRAIN_BYTES);
     t->t[i] = t->t[--t->n];
 }
@@ -56,6 +64,7 @@ void ipfrag_free(struct ipfrag_table *t)
 {
     if (!t) return;
     while (t->n) drop_train(t, 0);
+    while (t->nspare) free(t->spare[--t->nspare]);
     free(t->t);
     free(t);
 }
@@ -153,7 +162,7 @@ static struct train *new_train(struct ipfrag_table *t, const struct net_pkt *p, 
         t->evicted++;
         if (!memcap_take(t->mc, MEM_FRAGMENTS, TRAIN_BYTES)) return NULL;
     }
-    uint8_t *buf = malloc(DGRAM_MAX);
+    uint8_t *buf = t->nspare ? t->spare[--t->nspare] : malloc(DGRAM_MAX);
     if (!buf) { memcap_give(t->mc, MEM_FRAGMENTS, TRAIN_BYTES); return NULL; }
     struct train *tr = &t->t[t->n++];
     memset(tr, 0, sizeof *tr);
