@@ -33,7 +33,10 @@ int outputs_open(const struct options *o, char *err, size_t errlen)
             return -1;
         }
         if (!(g.http = metrics_http_open(o->metrics, err, errlen))) return -1;
-        fprintf(stderr, "nfsscope: metrics at http://%s/metrics\n", metrics_http_address(g.http));
+        fputs("nfsscope: metrics at", stderr);
+        for (int i = 0; metrics_http_address(g.http, i); i++)
+            fprintf(stderr, "%s http://%s/metrics", i ? "," : "", metrics_http_address(g.http, i));
+        fputc('\n', stderr);
     }
     return 0;
 }

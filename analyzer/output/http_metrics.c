@@ -3,18 +3,15 @@
  * silent client costs the capture nothing but a poll() with no wait. */
 #include "http_metrics.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <poll.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "http_listen.h"
 
 /* A client is reading its request, sending the answer, or lingering
  * (answer sent, write side shut, reading what is left until EOF). */
@@ -33,8 +30,7 @@ struct client {
 };
 
 struct metrics_http {
-    int fd;
-    char addr[80];
+    struct http_listen l;
     uint64_t seq, round;
     struct client c[METRICS_HTTP_CLIENTS];
 };
@@ -52,67 +48,17 @@ static int64_t now_ms(void)
 
 struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t errlen)
 {
-    char host[256];
-    const char *colon = strrchr(hostport, ':');
-    if (!colon || !colon[1] || (size_t)(colon - hostport) >= sizeof host) {
-        snprintf(err, errlen, "--metrics: expected HOST:PORT, got %s", hostport);
-        return NULL;
-    }
-    memcpy(host, hostport, (size_t)(colon - hostport));
-    host[colon - hostport] = 0;
-    if (host[0] == '[' && host[strlen(host) - 1] == ']') { /* [v6] */
-        memmove(host, host + 1, strlen(host));
-        host[strlen(host) - 1] = 0;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
-    struct addrinfo *res;
-    int rc = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &res);
-    if (rc != 0) {
-        snprintf(err, errlen, "--metrics %s: %s", hostport, gai_strerror(rc));
-        return NULL;
-    }
-    int fd = -1, e = 0;
-    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
-        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0) { e = errno; continue; }
-        int one = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0) {
-            e = errno;
-            close(fd);
-            fd = -1;
-        }
-    }
-    freeaddrinfo(res);
-    if (fd < 0) {
-        snprintf(err, errlen, "--metrics %s: %s", hostport, strerror(e));
-        return NULL;
-    }
     struct metrics_http *h = calloc(1, sizeof *h);
-    if (!h) { close(fd); snprintf(err, errlen, "out of memory"); return NULL; }
-    h->fd = fd;
+    if (!h) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (http_listen_open(&h->l, hostport, LISTEN_BACKLOG, err, errlen) != 0) { free(h); return NULL; }
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) h->c[i].fd = -1;
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    char a[INET6_ADDRSTRLEN] = "?";
-    int port = 0;
-    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-        if (ss.ss_family == AF_INET6) {
-            const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)&ss;
-            inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof a);
-            port = ntohs(s6->sin6_port);
-            snprintf(h->addr, sizeof h->addr, "[%s]:%d", a, port);
-        } else {
-            const struct sockaddr_in *s4 = (const struct sockaddr_in *)&ss;
-            inet_ntop(AF_INET, &s4->sin_addr, a, sizeof a);
-            port = ntohs(s4->sin_port);
-            snprintf(h->addr, sizeof h->addr, "%s:%d", a, port);
-        }
-    }
     return h;
 }
 
-const char *metrics_http_address(const struct metrics_http *h) { return h->addr; }
+const char *metrics_http_address(const struct metrics_http *h, int i)
+{
+    return i >= 0 && i < h->l.n ? h->l.addr[i] : NULL;
+}
 
 static void drop(struct client *c)
 {
@@ -130,7 +76,7 @@ void metrics_http_close(struct metrics_http *h)
 {
     if (!h) return;
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) drop(&h->c[i]);
-    close(h->fd);
+    http_listen_close(&h->l);
     free(h);
 }
 
@@ -234,13 +180,14 @@ static struct client *slot_for_new(struct metrics_http *h)
     return idle ? idle : any;
 }
 
-/* Take the connections waiting, each into a slot_for_new. */
-static void accept_new(struct metrics_http *h, int (*render)(void *, FILE *), void *ctx, int64_t now)
+/* Take the connections waiting on a listening socket, each into a
+ * slot_for_new. */
+static void accept_new(struct metrics_http *h, int lfd, int (*render)(void *, FILE *), void *ctx, int64_t now)
 {
     for (;;) {
         struct client *c = slot_for_new(h);
         if (!c) return; /* the rest wait in the backlog for the next poll */
-        int fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) return;
         drop(c);
         *c = (struct client){.fd = fd, .st = READING, .seq = ++h->seq, .round = h->round,
@@ -256,16 +203,16 @@ static short events_of(const struct client *c)
 
 void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx)
 {
-    struct pollfd pfd[METRICS_HTTP_CLIENTS + 1];
+    struct pollfd pfd[METRICS_HTTP_CLIENTS + HTTP_LISTEN_MAX];
     int idx[METRICS_HTTP_CLIENTS], n = 0;
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) {
         if (h->c[i].st == FREE) continue;
         pfd[n] = (struct pollfd){.fd = h->c[i].fd, .events = events_of(&h->c[i])};
         idx[n++] = i;
     }
-    /* the listener always: a full house must not keep newcomers out */
-    pfd[n] = (struct pollfd){.fd = h->fd, .events = POLLIN};
-    if (poll(pfd, (nfds_t)n + 1, 0) < 0) return;
+    /* the listeners always: a full house must not keep newcomers out */
+    for (int i = 0; i < h->l.n; i++) pfd[n + i] = (struct pollfd){.fd = h->l.fd[i], .events = POLLIN};
+    if (poll(pfd, (nfds_t)(n + h->l.n), 0) < 0) return;
     int64_t now = now_ms();
     h->round++;
     /* clients first: a request that has arrived is answered before a
@@ -277,5 +224,6 @@ void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f)
     }
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++)
         if (h->c[i].st != FREE && now >= h->c[i].deadline_ms) drop(&h->c[i]);
-    if (pfd[n].revents & POLLIN) accept_new(h, render, ctx, now);
+    for (int i = 0; i < h->l.n; i++)
+        if (pfd[n + i].revents & POLLIN) accept_new(h, h->l.fd[i], render, ctx, now);
 }

@@ -21,12 +21,14 @@
 
 struct metrics_http;
 
-/* Listen on "HOST:PORT" ("[v6]:PORT", ":PORT" = every address). NULL with a
+/* Listen on "HOST:PORT" ("[v6]:PORT"; ":PORT" = every address, IPv4 and
+ * IPv6; a name: each address it resolves to; http_listen.h). NULL with a
  * one-line reason in err. */
 struct metrics_http *metrics_http_open(const char *hostport, char *err, size_t errlen);
 void metrics_http_close(struct metrics_http *h);
-/* The address actually bound ("127.0.0.1:9100"). */
-const char *metrics_http_address(const struct metrics_http *h);
+/* The i-th address actually bound ("127.0.0.1:9100", "[::]:9100"), NULL
+ * past the last. */
+const char *metrics_http_address(const struct metrics_http *h, int i);
 /* Serve what is ready now. render writes the body when a request is
  * complete; it returns 0, or -1 (the client gets a 500). */
 void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx);

@@ -3,7 +3,7 @@
  * clients' steps, as the capture loop pumps it. A newcomer gets in when the
  * 8 slots hold idle clients, a trickling request is cut at the deadline
  * counted from accept, oversized headers get 431, a request split anywhere
- * is answered. */
+ * is answered, ":PORT" answers over IPv4 and IPv6. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,7 +46,7 @@ static void pump(struct metrics_http *h, int ms)
 
 static int port_of(struct metrics_http *h)
 {
-    const char *a = metrics_http_address(h);
+    const char *a = metrics_http_address(h, 0);
     const char *c = a ? strrchr(a, ':') : NULL;
     return c ? atoi(c + 1) : 0;
 }
@@ -178,8 +178,61 @@ static void test_sizes(void)
     metrics_http_close(h);
 }
 
+/* A scrape over fd: 1 when answered 200. */
+static int scraped(struct metrics_http *h, int fd)
+{
+    char buf[4096];
+    if (fd < 0) return 0;
+    say(fd, "GET /metrics HTTP/1.1\r\n\r\n", 25);
+    int n = answer_of(h, fd, buf, sizeof buf, 1000);
+    close(fd);
+    return n > 0 && strncmp(buf, "HTTP/1.1 200 OK\r\n", 17) == 0;
+}
+
+/* ":PORT" is every address of both families; "[::1]:PORT" and
+ * "127.0.0.1:PORT" one each. */
+static void test_addresses(void)
+{
+    char err[256];
+    int v6 = socket(AF_INET6, SOCK_STREAM, 0);
+    struct sockaddr_in6 lo6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    int have_v6 = v6 >= 0 && bind(v6, (struct sockaddr *)&lo6, sizeof lo6) == 0;
+    if (v6 >= 0) close(v6);
+    if (!have_v6) fprintf(stderr, "no IPv6 loopback here: the IPv6 checks are skipped\n");
+
+    struct metrics_http *h = metrics_http_open(":0", err, sizeof err);
+    CHECK(h != NULL);
+    if (!h) { fprintf(stderr, "%s\n", err); return; }
+    int port = port_of(h), fams = 0;
+    for (int i = 0; metrics_http_address(h, i); i++) {
+        const char *a = metrics_http_address(h, i);
+        CHECK(atoi(strrchr(a, ':') + 1) == port); /* port 0: one port for all */
+        fams |= a[0] == '[' ? 2 : 1;
+    }
+    CHECK(fams == (have_v6 ? 3 : 1));
+    CHECK(scraped(h, dial(AF_INET, port)));
+    if (have_v6) CHECK(scraped(h, dial(AF_INET6, port)));
+    metrics_http_close(h);
+
+    h = metrics_http_open("127.0.0.1:0", err, sizeof err);
+    CHECK(h != NULL && metrics_http_address(h, 1) == NULL);
+    if (h) {
+        CHECK(scraped(h, dial(AF_INET, port_of(h))));
+        metrics_http_close(h);
+    }
+    if (!have_v6) return;
+    h = metrics_http_open("[::1]:0", err, sizeof err);
+    CHECK(h != NULL);
+    if (!h) { fprintf(stderr, "%s\n", err); return; }
+    CHECK_EQ_S(metrics_http_address(h, 0), (snprintf(err, sizeof err, "[::1]:%d", port_of(h)), err));
+    CHECK(scraped(h, dial(AF_INET6, port_of(h))));
+    CHECK(dial(AF_INET, port_of(h)) < 0); /* IPv6 only */
+    metrics_http_close(h);
+}
+
 int main(void)
 {
+    test_addresses();
     test_full_house();
     test_sizes();
     test_trickle_deadline();
