@@ -168,7 +168,7 @@ struct filter *filter_new(const struct filter_spec *spec, ns_analyzer *a, bool *
 void filter_free(struct filter *f)
 {
     if (!f) return;
-    for (uint32_t k = 0; k < NS_OPKEY_MAX; k++) free(f->st.ops[k]);
+    ns_stats_free_ops(&f->st);
     free(f->conns);
     free(f);
 }
@@ -264,20 +264,6 @@ static bool matches(struct filter *f, const struct ns_txn *t)
     return true;
 }
 
-static void status_add(struct ns_stats *st, uint8_t vers, uint32_t status)
-{
-    for (uint32_t i = 0; i < st->nstatus; i++)
-        if (st->status[i].status == status && st->status[i].vers == vers) { st->status[i].count++; return; }
-    if (st->nstatus < NS_STATUS_SLOTS) st->status[st->nstatus++] = (struct ns_status_count){status, vers, 1};
-}
-
-static struct ns_op_stats *op(struct filter *f, uint32_t key)
-{
-    if (key >= NS_OPKEY_MAX) return NULL;
-    if (!f->st.ops[key]) f->st.ops[key] = calloc(1, sizeof *f->st.ops[key]); /* once per operation kind */
-    return f->st.ops[key];
-}
-
 static void remember(struct filter *f, const struct ns_txn *t)
 {
     size_t byte = t->conn_id / 8;
@@ -311,7 +297,7 @@ static void remember(struct filter *f, const struct ns_txn *t)
     }
 }
 
-/* The analyzer's own counting rules (rpc stage), applied to one transaction. */
+/* The analyzer's counting rules (RPC stage), applied to one transaction. */
 static void count(struct filter *f, const struct ns_txn *t)
 {
     struct ns_stats *st = &f->st;
@@ -332,29 +318,7 @@ static void count(struct filter *f, const struct ns_txn *t)
     }
     if (t->gss_service == NS_GSS_SVC_PRIVACY) st->rpc_gss_privacy++;
     st->txns++;
-    if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) { /* lists cut: per message, as the decoder counts */
-        st->nfs4_ops_cut += (t->call_frame && t->u.v4.call.ops_cut) + (t->reply_frame && t->u.v4.reply.res_cut);
-    }
-    if (t->call_frame && (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB)) {
-        for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
-            uint32_t code = ns_txn_op(t, i);
-            struct ns_op_stats *o = op(f, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(code) : NS_OPKEY_CB(code));
-            if (o) o->in_compounds++;
-        }
-    }
-    if (t->call_frame && t->reply_frame) {
-        uint32_t key = ns_txn_op_key(t);
-        struct ns_op_stats *o = key == UINT32_MAX ? NULL : op(f, key);
-        if (o) {
-            o->count++;
-            o->replies++;
-            if (t->has_status && t->status != 0) o->errors++;
-            int64_t lat = t->reply_ts_ns - t->call_ts_ns;
-            ns_latency_add(&o->latency, lat > 0 ? (uint64_t)lat : 0);
-        }
-        if (t->has_status && (t->kind == NS_TXN_NFS3 || t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB))
-            status_add(st, t->kind == NS_TXN_NFS3 ? 3 : 4, t->status);
-    }
+    ns_stats_add_txn_ops(st, t); /* operations and statuses: the core's own rules */
 }
 
 void filter_on_txn(void *ctx, const struct ns_txn *t)

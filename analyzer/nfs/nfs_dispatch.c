@@ -3,7 +3,7 @@
 #include "mount_decode.h"
 #include "nfs3_decode.h"
 #include "nfs4_decode.h"
-#include "stats_int.h"
+#include "op_stats.h"
 
 #define PROG_NFS 100003
 #define PROG_MOUNT 100005
@@ -80,11 +80,7 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struc
     note_result(rc, x, &t->call_truncated, &t->call_undecoded, st);
     if (t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) {
         if (t->u.v4.call.ops_cut) st->nfs4_ops_cut++;
-        for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
-            uint32_t op = ns_txn_op(t, i);
-            struct ns_op_stats *o = stats_op(st, mc, t->kind == NS_TXN_NFS4 ? NS_OPKEY_V4(op) : NS_OPKEY_CB(op));
-            if (o) o->in_compounds++;
-        }
+        op_stats_in_compound(st, mc, t, 0, ns_txn_nops(t));
     }
 }
 

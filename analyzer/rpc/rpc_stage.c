@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "nfs_dispatch.h"
+#include "op_stats.h"
 #include "rpc_msg.h"
 #include "conn_table.h"
 #include "rpc_skip.h"
-#include "stats_int.h"
 #include "txn_table.h"
 
 #define PORT_NFS 2049
@@ -278,16 +278,7 @@ static void reply_stats(struct rpc_stage *r, const struct ns_txn *t, uint32_t ke
     if (t->reply_stat == NS_REPLY_DENIED) r->st->rpc_denied++;
     else if (t->rpc_status != NS_RPC_SUCCESS) r->st->rpc_not_success++;
     if (!t->call_frame) return;
-    struct ns_op_stats *o = key == UINT32_MAX ? NULL : stats_op(r->st, r->mc, key);
-    if (o) {
-        o->count++;
-        o->replies++;
-        if (t->has_status && t->status != 0) o->errors++;
-        int64_t lat = t->reply_ts_ns - t->call_ts_ns;
-        ns_latency_add(&o->latency, lat > 0 ? (uint64_t)lat : 0);
-    }
-    if (t->has_status && (t->kind == NS_TXN_NFS3 || t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB))
-        stats_status(r->st, t->kind == NS_TXN_NFS3 ? 3 : 4, t->status);
+    op_stats_reply(r->st, r->mc, t, key);
 }
 
 static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
@@ -299,19 +290,20 @@ static void tell_reply(struct rpc_stage *r, struct ns_txn *t, const struct ns_co
 /* A COMPOUND whose call was cut before its last operations: the reply's
  * results name them (each result carries its opcode), so ops and op_status
  * stay the same length; ops_from_reply says how many were not seen. They
- * count as occurrences in COMPOUNDs, as the call's own operations did. */
+ * count as occurrences in COMPOUNDs, as the call's own operations did.
+ * Out of line: rare, and kept out of every reply's path. */
+static __attribute__((noinline)) void name_ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
+{
+    uint32_t seen = ns_txn_nops(t);
+    t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
+    op_stats_in_compound(r->st, r->mc, t, seen, seen + t->ops_from_reply);
+}
+
 static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 {
     if (t->kind != NS_TXN_NFS4 && t->kind != NS_TXN_NFS4_CB) return;
     if (t->proc != 1 || !t->call_truncated) return;
-    uint32_t seen = ns_txn_nops(t);
-    t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t);
-    bool cb = t->kind == NS_TXN_NFS4_CB;
-    for (uint32_t i = seen; i < seen + t->ops_from_reply; i++) {
-        uint32_t op = ns_txn_op(t, i);
-        struct ns_op_stats *o = stats_op(r->st, r->mc, cb ? NS_OPKEY_CB(op) : NS_OPKEY_V4(op));
-        if (o) o->in_compounds++;
-    }
+    name_ops_from_reply(r, t);
 }
 
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,

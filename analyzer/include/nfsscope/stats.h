@@ -151,6 +151,21 @@ struct ns_stats {
     uint64_t frames_duplicate;      /* IP packets captured twice in a row (-i any, a mirror port): the copy skipped */
 };
 
+/* API version 6. The Operations table's rules, for a front end that keeps
+ * figures of its own over the transactions of its choosing (the narrowed
+ * report): adds transaction t to st's ops[] and status[] as the analyzer
+ * adds it to the whole capture's: count, replies, errors and latency under
+ * its main operation (ns_txn_op_key) once answered; in_compounds for each
+ * operation of a COMPOUND, once (a late reply's were counted with its call,
+ * handed out before it); its NFS status. Over every transaction, st's
+ * ops[] and status[] equal ns_analyzer_stats' (one exception: a late reply
+ * counts under the main operation its results name, the analyzer under its
+ * call's, which differ when the COMPOUND stopped early). Rows are allocated
+ * on first use; ns_stats_free_ops frees them. */
+struct ns_txn;
+void ns_stats_add_txn_ops(struct ns_stats *st, const struct ns_txn *t);
+void ns_stats_free_ops(struct ns_stats *st);
+
 #pragma GCC visibility pop
 
 #endif
