@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzer_int.h"
+#include "analyzer_tuning.h"
 #include "stats_int.h"
 
 #define DEFAULT_MEMCAP (512ull << 20)
@@ -68,7 +69,8 @@ static bool config_ok(const struct ns_config *in, struct ns_config *out, char *e
     return true;
 }
 
-ns_analyzer *ns_analyzer_new(const struct ns_config *cfg, char *err, size_t errlen)
+ns_analyzer *analyzer_new_tuned(const struct ns_config *cfg, const struct analyzer_tuning *t, char *err,
+                                size_t errlen)
 {
     set_err(err, errlen, "");
     struct ns_config c;
@@ -78,9 +80,12 @@ ns_analyzer *ns_analyzer_new(const struct ns_config *cfg, char *err, size_t errl
         set_err(err, errlen, "out of memory");
         return NULL;
     }
+    struct analyzer_tuning tu = {0};
+    if (t) tu = *t;
     a->cfg = c;
+    a->probe_budget = tu.probe_budget ? tu.probe_budget : PROBE_BUDGET;
     memcap_init(&a->mc, a->cfg.memcap);
-    a->flows = flow_table_new(&a->mc, transport_on_flow_evict, a);
+    a->flows = flow_table_new(&a->mc, tu.flow_buckets, tu.flow_slots, transport_on_flow_evict, a);
     a->frags = ipfrag_new(&a->mc, transport_on_datagram, a);
     bool an_ok = analysis_init(&a->an, &a->mc, &a->cfg);
     struct rpc_sink sink;
@@ -94,6 +99,11 @@ ns_analyzer *ns_analyzer_new(const struct ns_config *cfg, char *err, size_t errl
         return NULL;
     }
     return a;
+}
+
+ns_analyzer *ns_analyzer_new(const struct ns_config *cfg, char *err, size_t errlen)
+{
+    return analyzer_new_tuned(cfg, NULL, err, errlen);
 }
 
 void ns_analyzer_free(ns_analyzer *a)

@@ -12,6 +12,12 @@
 #include "rpc_stage.h"
 #include "tcp_reasm.h"
 
+/* A TCP flow off the RPC ports is searched for RPC records this many bytes
+ * each way, more than the longest record, then given up (counted in
+ * ns_stats.tcp_flows_not_rpc). On an RPC port a flow is never given up.
+ * (The default of analyzer_tuning.probe_budget.) */
+#define PROBE_BUDGET (REC_MAX_FRAGMENT + (64u << 10))
+
 /* Capture duplicates: an IP packet seen again within DUP_FRAMES frames and
  * DUP_WINDOW_NS is the same packet captured twice. Linux never resends an
  * RPC over UDP that fast (its minimum RTO is far larger), and a TCP segment
@@ -40,6 +46,7 @@ struct ns_analyzer {
     ns_event_fn event_fn;
     void *event_ctx;
     uint64_t frags_dropped;  /* IP fragments refused (invalid or over the cap) */
+    uint64_t probe_budget;   /* PROBE_BUDGET unless tuned (analyzer_tuning.h) */
     /* the frame being processed (or the last tick) */
     uint64_t frame;
     int64_t now;

@@ -21,10 +21,6 @@
  * connections of the last minutes, not capture length. */
 #define IDLE_RETIRE (600ll * 1000000000ll)
 #define SWEEP_PER_TICK 1024 /* flows looked at per housekeeping tick */
-/* A TCP flow off the RPC ports is searched for RPC records this many bytes
- * each way, more than the longest record, then given up (counted in
- * ns_stats.tcp_flows_not_rpc). On an RPC port a flow is never given up. */
-#define PROBE_BUDGET (REC_MAX_FRAGMENT + (64u << 10))
 
 /* Context of the stream callbacks: the analyzer and the flow delivering. */
 struct delivery {
@@ -134,7 +130,7 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     if (data) {
         if (f->rpc == FLOW_RPC_UNKNOWN && !rpc_port) {
             r->probe_bytes += len;
-            if (r->probe_bytes > PROBE_BUDGET) { /* a longest record and more, and no RPC: stop looking */
+            if (r->probe_bytes > a->probe_budget) { /* a longest record and more, and no RPC: stop looking */
                 a->st.tcp_flows_not_rpc++;
                 f->rpc = FLOW_RPC_NO;
                 release_flow(a, f);

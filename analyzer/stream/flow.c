@@ -11,6 +11,7 @@ struct flow_table {
     void *ctx;
     struct flow *pool;      /* pool[i - 1] for index i */
     uint32_t pool_cap, pool_used;
+    uint32_t first_slots;   /* the pool's first growth */
     uint32_t free_head;     /* chain through hnext */
     uint32_t *bucket;
     uint32_t nbuckets;      /* power of two */
@@ -36,14 +37,18 @@ static uint64_t hash_key(const struct flow_key *k)
     return h;
 }
 
-struct flow_table *flow_table_new(struct memcap *mc, flow_evict_fn on_evict, void *ctx)
+struct flow_table *flow_table_new(struct memcap *mc, uint32_t nbuckets, uint32_t first_slots, flow_evict_fn on_evict,
+                                  void *ctx)
 {
     struct flow_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->mc = mc;
     t->on_evict = on_evict;
     t->ctx = ctx;
-    t->nbuckets = 1024;
+    t->first_slots = first_slots ? first_slots : 256;
+    if (!nbuckets || nbuckets > (1u << 30)) nbuckets = 1024;
+    t->nbuckets = 1;
+    while (t->nbuckets < nbuckets) t->nbuckets *= 2;
     t->bucket = calloc(t->nbuckets, sizeof *t->bucket);
     if (!t->bucket || !memcap_take(mc, MEM_FLOWS, t->nbuckets * sizeof *t->bucket)) {
         free(t->bucket);
@@ -171,7 +176,7 @@ static uint32_t alloc_slot(struct flow_table *t)
         return i;
     }
     if (t->pool_used == t->pool_cap) {
-        uint32_t ncap = t->pool_cap ? t->pool_cap * 2 : 256;
+        uint32_t ncap = t->pool_cap ? t->pool_cap * 2 : t->first_slots;
         size_t grow = (size_t)(ncap - t->pool_cap) * sizeof(struct flow);
         if (!memcap_take(t->mc, MEM_FLOWS, grow)) return NIL;
         struct flow *np = realloc(t->pool, (size_t)ncap * sizeof *np);

@@ -40,7 +40,12 @@ struct flow_table;
 
 typedef void (*flow_evict_fn)(void *ctx, struct flow *f);
 
-struct flow_table *flow_table_new(struct memcap *mc, flow_evict_fn on_evict, void *ctx);
+/* nbuckets (rounded up to a power of two) and first_slots, the flows the
+ * pool takes at its first growth, size a new table (0: 1024 and 256); both
+ * grow with the flows, so a small table (a fuzz target's) runs the same
+ * code as a full one. */
+struct flow_table *flow_table_new(struct memcap *mc, uint32_t nbuckets, uint32_t first_slots, flow_evict_fn on_evict,
+                                  void *ctx);
 void flow_table_free(struct flow_table *t);
 /* Build the canonical key; *side is the index of the sender (0 or 1). */
 void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src, uint16_t sport,
