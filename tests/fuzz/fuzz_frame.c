@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_analyzer.h"
 #include "fuzz_asan_options.h"
 #include "nfsscope/nfsscope.h"
 
@@ -32,9 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 300000) return 0;
     int lt = linktypes[data[0] % (sizeof linktypes / sizeof linktypes[0])];
-    struct ns_config cfg = NS_CONFIG_INIT;
-    cfg.memcap = 4u << 20;
-    ns_analyzer *a = ns_analyzer_new(&cfg, NULL, 0);
+    ns_analyzer *a = fuzz_analyzer_new(4u << 20);
     if (!a) return 0;
     ns_analyzer_on_txn(a, ignore_txn, NULL);
     size_t pos = 1;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz_analyzer.h"
 #include "fuzz_asan_options.h"
 #include "nfsscope/nfsscope.h"
 
@@ -105,9 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g.isn[1] = (opt & 2) ? 0xfffffff0u : 0x22000000u;
     g.ts = 1000000000000000000ll;
 
-    struct ns_config cfg = NS_CONFIG_INIT;
-    cfg.memcap = 2u << 20;
-    g.a = ns_analyzer_new(&cfg, NULL, 0);
+    g.a = fuzz_analyzer_new(2u << 20);
     if (!g.a) return 0;
     ns_analyzer_on_txn(g.a, ignore_txn, NULL);
     if (opt & 1) {
