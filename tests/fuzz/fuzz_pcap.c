@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fuzz_analyzer.h"
 #include "fuzz_asan_options.h"
 #include "nfsscope/nfsscope.h"
 
@@ -24,9 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) { fclose(fp); return 0; }
     int dlt = pcap_datalink(p);
-    struct ns_config cfg = NS_CONFIG_INIT;
-    cfg.memcap = 8u << 20;
-    ns_analyzer *a = ns_analyzer_new(&cfg, NULL, 0);
+    ns_analyzer *a = fuzz_analyzer_new(8u << 20);
     if (a) {
         ns_analyzer_on_txn(a, ignore_txn, NULL);
         struct pcap_pkthdr *h;
