@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyzer_int.h"
+#include "txn_internal.h"
 
 static void event_init(struct ns_event *ev, uint8_t kind, const struct ns_txn *t, uint64_t frame, int64_t ts)
 {
@@ -60,8 +61,9 @@ static void tell(struct ns_analyzer *a, uint8_t kind, const struct ns_txn *t, co
 
 static void deliver(struct ns_analyzer *a, struct ns_txn *t)
 {
-    if (t->delivered) return;
-    t->delivered = true;
+    struct txn_internal *in = txn_internal(t);
+    if (in->delivered) return;
+    in->delivered = true;
     if (a->txn_fn) a->txn_fn(a->txn_ctx, t);
 }
 

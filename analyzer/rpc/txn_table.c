@@ -1,4 +1,5 @@
 #include "txn_table.h"
+#include "txn_internal.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,7 @@
 enum { L_NONE = 0, L_WAIT, L_DONE };
 
 struct entry {
-    struct ns_txn txn;     /* first member: entries are found from txn pointers */
+    struct txn_slot slot;  /* first member: entries are found from txn pointers */
     uint64_t scope;
     int64_t release_ts;    /* done: may be handed out from this time on */
     uint32_t hnext;        /* index + 1 (hash chain, or free list) */
@@ -113,7 +114,7 @@ static void rehash(struct txn_table *t)
     for (uint32_t i = 1; i <= t->used; i++) {
         struct entry *e = at(t, i);
         if (!e->hashed) continue;
-        uint32_t h = hash(e->scope, e->txn.xid) & (nb - 1);
+        uint32_t h = hash(e->scope, e->slot.txn.xid) & (nb - 1);
         e->hnext = b[h];
         b[h] = i;
     }
@@ -127,7 +128,7 @@ static void unhash(struct txn_table *t, uint32_t i)
 {
     struct entry *e = at(t, i);
     if (!e->hashed) return;
-    uint32_t *pp = &t->bucket[hash(e->scope, e->txn.xid) & (t->nbuckets - 1)];
+    uint32_t *pp = &t->bucket[hash(e->scope, e->slot.txn.xid) & (t->nbuckets - 1)];
     while (*pp && *pp != i) pp = &at(t, *pp)->hnext;
     if (*pp) *pp = e->hnext;
     e->hashed = false;
@@ -135,7 +136,7 @@ static void unhash(struct txn_table *t, uint32_t i)
 
 static uint32_t index_of(const struct ns_txn *x)
 {
-    return ((const struct entry *)(const void *)x)->self; /* txn is the first member */
+    return ((const struct entry *)(const void *)x)->self; /* its slot (txn first) is the first member */
 }
 
 /* ---- the lists ---- */
@@ -182,7 +183,7 @@ static void release(struct txn_table *t, uint32_t i)
     list_del(t, i);
     fifo_del(t, i);
     unhash(t, i);
-    t->fn(t->ctx, &e->txn, e->given_up);
+    t->fn(t->ctx, &e->slot.txn, e->given_up);
     e->hnext = t->free_head;
     t->free_head = i;
     t->live--;
@@ -205,7 +206,7 @@ static void give_up(struct txn_table *t, uint32_t i, uint8_t verdict, int64_t no
 {
     struct entry *e = at(t, i);
     e->given_up = true;
-    e->txn.verdict = verdict;
+    e->slot.txn.verdict = verdict;
     unhash(t, i);
     list_del(t, i);
     finish(t, i, now_ns, now_ns);
@@ -251,9 +252,9 @@ static bool make_room(struct txn_table *t, int64_t now_ns)
     if (t->wait.head) {
         uint32_t i = t->wait.head;
         struct entry *e = at(t, i);
-        int64_t waited = now_ns - e->txn.call_ts_ns;
-        e->txn.verdict = NS_VERDICT_EVICTED_WAITING;
-        e->txn.waited_ns = waited > 0 ? waited : 0;
+        int64_t waited = now_ns - e->slot.txn.call_ts_ns;
+        e->slot.txn.verdict = NS_VERDICT_EVICTED_WAITING;
+        e->slot.txn.waited_ns = waited > 0 ? waited : 0;
         e->given_up = true;
         t->evicted++;
         t->evicted_waiting++;
@@ -269,7 +270,7 @@ static struct entry *new_entry(struct txn_table *t, int64_t now_ns)
     while (!i && make_room(t, now_ns)) i = alloc_entry(t);
     if (!i) return NULL;
     struct entry *e = at(t, i);
-    memset(&e->txn, 0, sizeof e->txn); /* once: its head used to be cleared twice */
+    memset(&e->slot, 0, sizeof e->slot); /* once: its head used to be cleared twice */
     e->scope = 0;
     e->hnext = e->prev = e->next = e->fifo_prev = e->fifo_next = 0;
     e->list = L_NONE;
@@ -380,7 +381,7 @@ struct ns_txn *txn_find(struct txn_table *t, uint64_t scope, uint32_t xid)
 {
     for (uint32_t i = t->bucket[hash(scope, xid) & (t->nbuckets - 1)]; i; i = at(t, i)->hnext) {
         struct entry *e = at(t, i);
-        if (e->scope == scope && e->txn.xid == xid) return &e->txn;
+        if (e->scope == scope && e->slot.txn.xid == xid) return &e->slot.txn;
     }
     return NULL;
 }
@@ -395,7 +396,7 @@ struct ns_txn *txn_new_call(struct txn_table *t, uint64_t scope, uint32_t xid, i
     if (!e) return NULL;
     uint32_t i = e->self;
     e->scope = scope;
-    e->txn.xid = xid;
+    e->slot.txn.xid = xid;
     if (t->live > t->nbuckets * 2) rehash(t);
     uint32_t h = hash(scope, xid) & (t->nbuckets - 1);
     e->hnext = t->bucket[h];
@@ -408,7 +409,7 @@ struct ns_txn *txn_new_call(struct txn_table *t, uint64_t scope, uint32_t xid, i
         uint32_t k = tomb_lookup(t, scope, xid);
         if (k) tomb_unlink(t, k);
     }
-    return &e->txn;
+    return &e->slot.txn;
 }
 
 struct ns_txn *txn_new_done(struct txn_table *t, int64_t now_ns)
@@ -418,7 +419,7 @@ struct ns_txn *txn_new_done(struct txn_table *t, int64_t now_ns)
     e->done = true;
     e->release_ts = now_ns;
     list_push(t, e->self, L_DONE);
-    return &e->txn;
+    return &e->slot.txn;
 }
 
 void txn_resent(struct txn_table *t, struct ns_txn *x)
@@ -454,7 +455,7 @@ void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
         if (t->call_order) {
             while (t->fifo.head) {
                 struct entry *e = at(t, t->fifo.head);
-                if (!e->done) { e->given_up = true; e->txn.verdict = NS_VERDICT_UNANSWERED_AT_END; }
+                if (!e->done) { e->given_up = true; e->slot.txn.verdict = NS_VERDICT_UNANSWERED_AT_END; }
                 release(t, t->fifo.head);
             }
         } else {
@@ -462,7 +463,7 @@ void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
             while (t->wait.head) {
                 struct entry *e = at(t, t->wait.head);
                 e->given_up = true;
-                e->txn.verdict = NS_VERDICT_UNANSWERED_AT_END;
+                e->slot.txn.verdict = NS_VERDICT_UNANSWERED_AT_END;
                 release(t, t->wait.head);
             }
         }
@@ -474,10 +475,10 @@ void txn_flush(struct txn_table *t, int64_t now_ns, int64_t timeout_ns)
     while (t->wait.head) {
         uint32_t i = t->wait.head;
         struct entry *e = at(t, i);
-        int64_t sent = e->txn.last_send_ts_ns ? e->txn.last_send_ts_ns : e->txn.call_ts_ns;
+        int64_t sent = e->slot.txn.last_send_ts_ns ? e->slot.txn.last_send_ts_ns : e->slot.txn.call_ts_ns;
         if (now_ns - sent <= timeout_ns) break;
         e->given_up = true;
-        e->txn.verdict = NS_VERDICT_TIMED_OUT;
+        e->slot.txn.verdict = NS_VERDICT_TIMED_OUT;
         unhash(t, i);
         if (t->call_order) { list_push(t, i, L_DONE); e->done = true; e->release_ts = now_ns; }
         else release(t, i);

@@ -11,6 +11,7 @@
 #include "finding_table.h"
 #include "memcap.h"
 #include "udp_rtt.h"
+#include "txn_internal.h"
 #include "udp_int.h"
 #include "udp_model.h"
 
@@ -131,6 +132,7 @@ static struct udp_frame_info info; /* what the last event said about its frame *
 static void call(struct udp_timing *u, struct ns_txn *t, uint32_t xid, uint32_t proc, int64_t ts, uint64_t frame)
 {
     memset(t, 0, sizeof *t);
+    memset(txn_internal(t), 0, sizeof(struct txn_internal));
     t->xid = xid;
     t->prog = 100003;
     t->vers = 3;
@@ -240,14 +242,14 @@ static void test_events(void)
     struct memcap mc;
     struct findings *f;
     struct udp_timing *u = setup(&mc, &f);
-    struct ns_txn a, b, c, d;
+    struct txn_slot a_, b_, c_, d_;
 
     /* A: GETATTR answered after 10 ms, one send: Karn sample.
      * err = 10 - 900 = -890: srtt8 = 7200 - 890 = 6310 ms (SRTT 788.75);
      * 890 - 50 = 840: sdrtt4 = 1040 ms. RTO = 788.75 + 1040 = 1828.75 ms */
-    call(u, &a, 1, 1, 0, 1);
-    CHECK_EQ_U(a.udp_timeout_ns, 1100 * MS);
-    reply(u, &a, 10 * MS, 2, false);
+    call(u, &a_.txn, 1, 1, 0, 1);
+    CHECK_EQ_U(a_.in.udp_timeout_ns, 1100 * MS);
+    reply(u, &a_.txn, 10 * MS, 2, false);
     const struct ns_udp_pair *p = udp_timing_pair(u, 0);
     CHECK_EQ_U(udp_timing_pair_count(u), 1);
     CHECK_EQ_U(p->cls[1].srtt_ns, 788750000);
@@ -257,13 +259,13 @@ static void test_events(void)
     /* B: armed 1828.75 ms; resent after exactly that (ratio 1), from a new
      * port (same pair); reply 4 ms after the resend: less than half the
      * smallest RTT (10 ms), so it answers the first send: spurious. */
-    call(u, &b, 2, 1, 1 * S, 3);
-    CHECK_EQ_U(b.udp_timeout_ns, 1828750000);
+    call(u, &b_.txn, 2, 1, 1 * S, 3);
+    CHECK_EQ_U(b_.in.udp_timeout_ns, 1828750000);
     conn.client.port = 40001;
-    resend(u, &b, 1 * S + 1828750000, 4);
-    CHECK_EQ_U(b.udp_retries, 1);
-    CHECK_EQ_U(b.udp_timeout_ns, 3657500000); /* 1828.75 << 1 */
-    reply(u, &b, 1 * S + 1832750000, 5, false);
+    resend(u, &b_.txn, 1 * S + 1828750000, 4);
+    CHECK_EQ_U(b_.in.udp_retries, 1);
+    CHECK_EQ_U(b_.in.udp_timeout_ns, 3657500000); /* 1828.75 << 1 */
+    reply(u, &b_.txn, 1 * S + 1832750000, 5, false);
     CHECK_EQ_U(p->cls[1].spurious, 1);
     CHECK_EQ_U(p->cls[1].rtt_samples, 1); /* Karn: no sample from B */
     CHECK(p->cls[1].timeout_ratio_max > 0.9999 && p->cls[1].timeout_ratio_max < 1.0001);
@@ -280,14 +282,14 @@ static void test_events(void)
      * Resent after 20 s: 20 / 1.82875 = 10.9 x the RTO > 8: inflated; and
      * 20 s >= 1.1 s << 3 = 8.8 s after the first send: a major timeout, the
      * estimator starts over (RTO = timeo, ntimeouts 0). Never answered. */
-    call(u, &c, 3, 1, 10 * S, 6);
-    CHECK_EQ_U(c.udp_timeout_ns, 3657500000);
-    resend(u, &c, 30 * S, 7);
+    call(u, &c_.txn, 3, 1, 10 * S, 6);
+    CHECK_EQ_U(c_.in.udp_timeout_ns, 3657500000);
+    resend(u, &c_.txn, 30 * S, 7);
     CHECK_EQ_U(p->cls[1].inflated, 1);
     CHECK_EQ_U(p->cls[1].major_timeouts, 1);
     CHECK_EQ_U(p->major_timeouts, 1);
-    CHECK_EQ_U(c.udp_retries, 0);
-    CHECK_EQ_U(c.udp_timeout_ns, 1100 * MS);
+    CHECK_EQ_U(c_.in.udp_retries, 0);
+    CHECK_EQ_U(c_.in.udp_timeout_ns, 1100 * MS);
     CHECK_EQ_U(p->cls[1].rto_ns, 1100 * MS);
     CHECK_EQ_U(p->cls[1].srtt_ns, 900 * MS);
     CHECK_EQ_U(p->cls[1].gap_max_ns, 20 * S);
@@ -321,15 +323,15 @@ static void test_events(void)
     udp_timing_settle(u, 100 * S);
     CHECK_EQ_U(heard.n, 2);
     CHECK_EQ_U(findings_generation(f), gen);
-    udp_timing_on_done(u, &c, &conn, true);
+    udp_timing_on_done(u, &c_.txn, &conn, true);
     CHECK_EQ_U(p->cls[1].unanswered, 1);
 
     /* D: READ whose reply lost a fragment: first fragment at 40.001 s, call
      * resent at 41.1 s, answered at 41.2 s; the incomplete datagram is given
      * up later (30 s). Its XID was resent after it: lost to fragments. */
-    call(u, &d, 0x44, 6, 40 * S, 8);
-    resend(u, &d, 41100 * MS, 30);
-    reply(u, &d, 41200 * MS, 31, false);
+    call(u, &d_.txn, 0x44, 6, 40 * S, 8);
+    resend(u, &d_.txn, 41100 * MS, 30);
+    reply(u, &d_.txn, 41200 * MS, 31, false);
     uint8_t hdr[16] = {0x08, 0x01, 0x9c, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x44, 0, 0, 0, 1};
     struct ns_span sp[2] = {{hdr, sizeof hdr}, {NULL, 32784 - sizeof hdr}};
     struct net_pkt k;
@@ -401,10 +403,10 @@ static void test_frame_info(void)
     struct memcap mc;
     struct findings *f;
     struct udp_timing *u = setup(&mc, &f);
-    struct ns_txn a, y, z, o;
+    struct txn_slot a_, y_, z_, o_;
 
     /* first send: armed RTO = timeo; SRTT from init = (timeo - 200 ms) */
-    call(u, &a, 1, 1, 0, 1);
+    call(u, &a_.txn, 1, 1, 0, 1);
     CHECK(info.udp);
     CHECK_EQ_U(info.send_no, 1);
     CHECK_EQ_U(info.gap_ns, 0);
@@ -412,7 +414,7 @@ static void test_frame_info(void)
     CHECK_EQ_U(info.rtt_ns, (uint64_t)-1);
     CHECK_EQ_U(info.srtt_ns, 900 * MS);
     CHECK_EQ_U(info.rto_ns, 1100 * MS);
-    reply(u, &a, 10 * MS, 2, false);
+    reply(u, &a_.txn, 10 * MS, 2, false);
     CHECK_EQ_U(info.send_no, 1);
     CHECK_EQ_U(info.rtt_ns, 10 * MS);
     CHECK_EQ_U(info.armed_timeout_ns, 0);
@@ -421,27 +423,27 @@ static void test_frame_info(void)
 
     /* Y: armed 1828.75; resent after it (retries 1: 3657.5), again after
      * that (retries 2: 7315; 5.486 s into the cycle, below 8.8 s) */
-    call(u, &y, 2, 1, 1 * S, 3);
+    call(u, &y_.txn, 2, 1, 1 * S, 3);
     CHECK_EQ_U(info.armed_timeout_ns, 1828750000);
-    resend(u, &y, 1 * S + 1828750000, 4);
+    resend(u, &y_.txn, 1 * S + 1828750000, 4);
     CHECK_EQ_U(info.send_no, 2);
     CHECK_EQ_U(info.gap_ns, 1828750000);
     CHECK_EQ_U(info.armed_timeout_ns, 3657500000);
     CHECK_EQ_U(info.rto_ns, 1828750000);
-    resend(u, &y, 1 * S + 5486250000, 5);
+    resend(u, &y_.txn, 1 * S + 5486250000, 5);
     CHECK_EQ_U(info.send_no, 3);
     CHECK_EQ_U(info.gap_ns, 3657500000);
     CHECK_EQ_U(info.armed_timeout_ns, 7315 * MS);
     /* answered 300 ms later: three sends, no sample (Karn); not spurious
      * (600 ms >= 10 ms); ntimeouts of the class becomes 2 */
-    reply(u, &y, 1 * S + 5786250000, 6, false);
+    reply(u, &y_.txn, 1 * S + 5786250000, 6, false);
     CHECK_EQ_U(info.send_no, 3);
     CHECK_EQ_U(info.rtt_ns, (uint64_t)-1);
     CHECK_EQ_U(info.srtt_ns, 788750000);
     CHECK_EQ_U(amended.n, 0);
 
     /* a CREATE (class 0): fixed timeout armed, nothing estimated */
-    call(u, &o, 3, 8, 20 * S, 7);
+    call(u, &o_.txn, 3, 8, 20 * S, 7);
     CHECK_EQ_U(info.armed_timeout_ns, 1100 * MS);
     CHECK_EQ_U(info.srtt_ns, 0);
     CHECK_EQ_U(info.rto_ns, 0);
@@ -449,22 +451,22 @@ static void test_frame_info(void)
     /* Z: armed 1828.75 << 2 = 7315 ms. 50 ms sample: err = 50 - 788.75 =
      * -738.75, srtt8 = 6310 - 738.75 = 5571.25 (SRTT 696.40625); sdrtt4 =
      * 1040 + 738.75 - 260 = 1518.75: RTO 2215.15625 ms */
-    call(u, &z, 4, 1, 30 * S, 8);
+    call(u, &z_.txn, 4, 1, 30 * S, 8);
     CHECK_EQ_U(info.armed_timeout_ns, 7315 * MS);
-    reply(u, &z, 30 * S + 50 * MS, 9, false);
+    reply(u, &z_.txn, 30 * S + 50 * MS, 9, false);
     CHECK_EQ_U(info.rtt_ns, 50 * MS);
     CHECK_EQ_U(info.srtt_ns, 696406250);
     CHECK_EQ_U(info.rto_ns, 2215156250);
     /* a second reply: no sample, one send: not spurious */
-    reply(u, &z, 30 * S + 60 * MS, 10, true);
+    reply(u, &z_.txn, 30 * S + 60 * MS, 10, true);
     CHECK_EQ_U(info.rtt_ns, (uint64_t)-1);
     CHECK_EQ_U(info.send_no, 1);
     CHECK_EQ_U(amended.n, 0);
 
     /* not UDP: said so, nothing else */
     conn.transport = NS_TRANSPORT_TCP;
-    struct ns_txn tcp;
-    call(u, &tcp, 5, 1, 40 * S, 11);
+    struct txn_slot tcp_;
+    call(u, &tcp_.txn, 5, 1, 40 * S, 11);
     CHECK(!info.udp);
     CHECK_EQ_U(info.send_no, 0);
     CHECK_EQ_U(heard.n, 0);
@@ -480,25 +482,25 @@ static void test_spurious(void)
     struct memcap mc;
     struct findings *f;
     struct udp_timing *u = setup(&mc, &f);
-    struct ns_txn x, w, v, t, s;
+    struct txn_slot x_, w_, v_, t_, s_;
 
     /* X: resent at 1.1 s, answered at 1.15 s (no RTT known: not judged),
      * answered again at 1.2 s: spurious 1, its resend (2) amended by 4 */
-    call(u, &x, 10, 1, 0, 1);
-    resend(u, &x, 1100 * MS, 2);
-    reply(u, &x, 1150 * MS, 3, false);
+    call(u, &x_.txn, 10, 1, 0, 1);
+    resend(u, &x_.txn, 1100 * MS, 2);
+    reply(u, &x_.txn, 1150 * MS, 3, false);
     CHECK_EQ_U(amended.n, 0);
-    reply(u, &x, 1200 * MS, 4, true);
+    reply(u, &x_.txn, 1200 * MS, 4, true);
     CHECK_EQ_U(amended.n, 1);
     CHECK_EQ_U(amended.v[0].frame, 2);
     CHECK_EQ_U(amended.v[0].by, 4);
     /* W: a 100 ms sample. V: resent at 5 s, answered 10 ms later: 20 ms <
      * 100 ms, too soon for the resend: spurious 2, frame 8 amended by 9 */
-    call(u, &w, 11, 1, 2 * S, 5);
-    reply(u, &w, 2100 * MS, 6, false);
-    call(u, &v, 12, 1, 3 * S, 7);
-    resend(u, &v, 5 * S, 8);
-    reply(u, &v, 5010 * MS, 9, false);
+    call(u, &w_.txn, 11, 1, 2 * S, 5);
+    reply(u, &w_.txn, 2100 * MS, 6, false);
+    call(u, &v_.txn, 12, 1, 3 * S, 7);
+    resend(u, &v_.txn, 5 * S, 8);
+    reply(u, &v_.txn, 5010 * MS, 9, false);
     CHECK_EQ_U(amended.n, 2);
     CHECK_EQ_U(amended.v[1].frame, 8);
     CHECK_EQ_U(amended.v[1].by, 9);
@@ -506,9 +508,9 @@ static void test_spurious(void)
     CHECK(finding_of(f, "SPURIOUS_RETRANSMIT") == NULL);
     /* T: answered at 6.05 s, resent at 7 s after the reply: spurious 3,
      * shown by the resend itself (armed: none, a client would not resend) */
-    call(u, &t, 13, 1, 6 * S, 10);
-    reply(u, &t, 6050 * MS, 11, false);
-    resend(u, &t, 7 * S, 12);
+    call(u, &t_.txn, 13, 1, 6 * S, 10);
+    reply(u, &t_.txn, 6050 * MS, 11, false);
+    resend(u, &t_.txn, 7 * S, 12);
     CHECK_EQ_U(info.send_no, 2);
     CHECK_EQ_U(info.gap_ns, 1 * S);
     CHECK_EQ_U(info.armed_timeout_ns, 0);
@@ -533,20 +535,20 @@ static void test_spurious(void)
     /* S: resent at 9 s (a retransmission more: message, frame 0), answered
      * at 9.5 s (1 s >= 50 ms: not judged spurious), again at 9.6 s: spurious
      * 4, folded with its resend (14, earlier than the frame showing it) */
-    call(u, &s, 14, 1, 8 * S, 13);
-    resend(u, &s, 9 * S, 14);
+    call(u, &s_.txn, 14, 1, 8 * S, 13);
+    resend(u, &s_.txn, 9 * S, 14);
     CHECK_EQ_U(heard.n, 4);
     CHECK_EQ_U(heard.v[3].frame, 0);
-    reply(u, &s, 9500 * MS, 15, false);
+    reply(u, &s_.txn, 9500 * MS, 15, false);
     CHECK_EQ_U(heard.n, 4);
-    reply(u, &s, 9600 * MS, 16, true);
+    reply(u, &s_.txn, 9600 * MS, 16, true);
     CHECK_EQ_U(heard.n, 5);
     CHECK_EQ_U(heard.v[4].frame, 14);
     CHECK_EQ_U(amended.n, 4);
     CHECK_EQ_U(amended.v[3].frame, 14);
     CHECK_EQ_U(amended.v[3].by, 16);
     /* a third reply to X: counted once already, only the message changes */
-    reply(u, &x, 10 * S, 17, true);
+    reply(u, &x_.txn, 10 * S, 17, true);
     CHECK_EQ_U(heard.n, 6);
     CHECK_EQ_U(heard.v[5].frame, 0);
     CHECK_EQ_U(amended.n, 4);
@@ -596,6 +598,7 @@ static void pair_call(struct udp_timing *u, struct ns_txn *t, unsigned i, uint32
     struct ns_conn cn;
     pair_conn(&cn, i);
     memset(t, 0, sizeof *t);
+    memset(txn_internal(t), 0, sizeof(struct txn_internal));
     t->prog = 100003;
     t->vers = 3;
     t->proc = proc;
@@ -612,24 +615,24 @@ static void test_pair_stability(void)
     struct memcap mc;
     struct findings *f;
     struct udp_timing *u = setup(&mc, &f);
-    struct ns_txn t;
-    for (unsigned i = 0; i < UDP_PAIRS_MAX; i++) pair_call(u, &t, i, 1, (int64_t)i * MS, i + 1);
+    struct txn_slot t_;
+    for (unsigned i = 0; i < UDP_PAIRS_MAX; i++) pair_call(u, &t_.txn, i, 1, (int64_t)i * MS, i + 1);
     const struct ns_udp_pair *p100 = pair_of(u, 100), *p200 = pair_of(u, 200);
     CHECK(p100 != NULL && p100 == udp_timing_pair(u, 100));
     /* pair 100: a CREATE (class 0, fixed 1.1 s) resent after 10 s > 8 x
      * 1.1 s: RTO_INFLATED; it is now the most recently active */
     struct ns_conn cn;
     pair_conn(&cn, 100);
-    pair_call(u, &t, 100, 8, 1 * S, 1000);
-    t.sends = 2;
-    t.send_frame[1] = 1001;
-    t.send_ts_ns[1] = t.last_send_ts_ns = 11 * S;
-    t.prev_send_ts_ns = 1 * S;
-    udp_timing_on_retransmit(u, &t, &cn, 11 * S, 1001, NULL);
+    pair_call(u, &t_.txn, 100, 8, 1 * S, 1000);
+    t_.txn.sends = 2;
+    t_.txn.send_frame[1] = 1001;
+    t_.txn.send_ts_ns[1] = t_.txn.last_send_ts_ns = 11 * S;
+    t_.txn.prev_send_ts_ns = 1 * S;
+    udp_timing_on_retransmit(u, &t_.txn, &cn, 11 * S, 1001, NULL);
     CHECK(finding_of(f, "RTO_INFLATED") != NULL);
     /* ten new pairs push out the ten idle longest: pairs 0..9 */
     for (unsigned i = UDP_PAIRS_MAX; i < UDP_PAIRS_MAX + 10; i++)
-        pair_call(u, &t, i, 1, 12 * S + (int64_t)i * MS, 2000 + i);
+        pair_call(u, &t_.txn, i, 1, 12 * S + (int64_t)i * MS, 2000 + i);
     CHECK_EQ_U(udp_timing_evicted_pairs(u), 10);
     CHECK_EQ_U(udp_timing_pair_count(u), UDP_PAIRS_MAX);
     CHECK(pair_of(u, 0) == NULL);
@@ -648,7 +651,7 @@ static void test_pair_stability(void)
     CHECK_EQ_U(udp_timing_pair(u, UDP_PAIRS_MAX - 1)->client.a[2], 1);
     CHECK_EQ_U(udp_timing_pair(u, UDP_PAIRS_MAX - 1)->client.a[3], 9);
     /* a whole table of newer pairs: 100 goes too, its finding stays */
-    for (unsigned i = 0; i < UDP_PAIRS_MAX; i++) pair_call(u, &t, 1000 + i, 1, 20 * S + (int64_t)i * MS, 3000 + i);
+    for (unsigned i = 0; i < UDP_PAIRS_MAX; i++) pair_call(u, &t_.txn, 1000 + i, 1, 20 * S + (int64_t)i * MS, 3000 + i);
     CHECK_EQ_U(udp_timing_evicted_pairs(u), 10 + UDP_PAIRS_MAX);
     CHECK(pair_of(u, 100) == NULL);
     CHECK(pair_of(u, 200) == NULL);
@@ -669,8 +672,8 @@ static void test_pair_memcap(void)
     size_t room = UDP_PAIRS_MAX * sizeof(void *) + UDP_HASH_BUCKETS * sizeof(void *) + 16 * sizeof(struct pair);
     mc.cap[MEM_SESSIONS] = room;
     struct udp_timing *u = udp_timing_new(&mc, NULL, NULL);
-    struct ns_txn t;
-    for (unsigned i = 0; i < 20; i++) pair_call(u, &t, i, 1, (int64_t)i * MS, i + 1);
+    struct txn_slot t_;
+    for (unsigned i = 0; i < 20; i++) pair_call(u, &t_.txn, i, 1, (int64_t)i * MS, i + 1);
     CHECK_EQ_U(udp_timing_pair_count(u), 16);
     CHECK_EQ_U(udp_timing_evicted_pairs(u), 4);
     CHECK_EQ_U(mc.used[MEM_SESSIONS], room);
@@ -695,15 +698,15 @@ static void test_pair_cap(void)
     cn.client.addr.family = cn.server.addr.family = 4;
     cn.server.addr.a[0] = 10;
     cn.server.port = 2049;
-    struct ns_txn t;
+    struct txn_slot t_;
     for (unsigned i = 0; i < UDP_PAIRS_MAX + 10; i++) {
         cn.client.addr.a[0] = 192;
         cn.client.addr.a[2] = (uint8_t)(i >> 8);
         cn.client.addr.a[3] = (uint8_t)i;
-        memset(&t, 0, sizeof t);
-        t.call_frame = i + 1;
-        t.sends = 1;
-        udp_timing_on_call(u, &t, &cn, (int64_t)i * MS, i + 1, NULL);
+        memset(&t_, 0, sizeof t_);
+        t_.txn.call_frame = i + 1;
+        t_.txn.sends = 1;
+        udp_timing_on_call(u, &t_.txn, &cn, (int64_t)i * MS, i + 1, NULL);
     }
     CHECK_EQ_U(udp_timing_pair_count(u), UDP_PAIRS_MAX);
     CHECK_EQ_U(udp_timing_evicted_pairs(u), 10);

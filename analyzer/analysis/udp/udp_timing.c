@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "txn_internal.h"
 #include "udp_int.h"
 #include "xdr.h"
 
@@ -171,9 +172,10 @@ static bool take_fragments(struct udp_timing *u, struct pair *p, struct ns_udp_c
 static bool mark_spurious(struct udp_timing *u, struct pair *p, struct ns_txn *t, int64_t ts, uint64_t resend,
                           uint64_t by_frame, uint64_t *occ_frame)
 {
-    if (t->udp_spurious) return false;
-    t->udp_spurious = true;
-    p->v.cls[t->udp_timer].spurious++;
+    struct txn_internal *in = txn_internal(t);
+    if (in->udp_spurious) return false;
+    in->udp_spurious = true;
+    p->v.cls[in->udp_timer].spurious++;
     *occ_frame = resend ? resend : by_frame;
     frame_add(&p->sets[UDP_FK_SPURIOUS], *occ_frame, ts);
     if (resend) analysis_amend_tell(&u->amend, resend, NS_AMEND_SPURIOUS_RESEND, t, by_frame);
@@ -191,7 +193,7 @@ static void frame_info(struct udp_frame_info *out, const struct pair *p, const s
     out->udp = true;
     out->send_no = t->sends ? t->sends : 1;
     if (!p) return;
-    unsigned timer = t->udp_timer;
+    unsigned timer = txn_internal_const(t)->udp_timer;
     /* class 0 has only the fixed timeout: nothing estimated */
     out->srtt_ns = timer ? udp_rtt_srtt(&p->rtt, timer) : 0;
     out->rto_ns = timer ? udp_rtt_rto(&p->rtt, timer) : 0;
@@ -218,17 +220,18 @@ void udp_timing_on_call(struct udp_timing *u, struct ns_txn *t, const struct ns_
     }
     unsigned timer = ns_udp_timer_class(t->prog, t->vers, t->proc);
     struct ns_udp_class *k = &p->v.cls[timer];
-    t->udp_timer = (uint8_t)timer;
-    t->udp_cycle_ns = now;
-    t->udp_retries = 0;
-    t->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, 0, UDP_RTO_MAX_NS);
+    struct txn_internal *in = txn_internal(t);
+    in->udp_timer = (uint8_t)timer;
+    in->udp_cycle_ns = now;
+    in->udp_retries = 0;
+    in->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, 0, UDP_RTO_MAX_NS);
     k->calls++;
     bool changed = conn_add(p, c->id);
     changed |= take_fragments(u, p, k, frame, false);
     if (changed) udp_findings_update(u, p, UDP_FK_NONE, 0);
     if (info) {
         frame_info(out, p, t);
-        out->armed_timeout_ns = t->udp_timeout_ns;
+        out->armed_timeout_ns = in->udp_timeout_ns;
     }
 }
 
@@ -255,7 +258,7 @@ static void record_resend(struct udp_timing *u, const struct pair *p, const stru
     r->client = p->v.client;
     r->server = p->v.server.addr;
     r->sport = p->v.server.port;
-    r->timer = t->udp_timer;
+    r->timer = txn_internal_const(t)->udp_timer;
     r->xid = t->xid;
     r->ts = now;
     r->frame = frame;
@@ -266,19 +269,20 @@ static void record_resend(struct udp_timing *u, const struct pair *p, const stru
 static bool judge_resend(struct udp_timing *u, struct pair *p, struct ns_txn *t, int64_t now, int64_t gap,
                          uint64_t frame)
 {
-    unsigned timer = t->udp_timer;
+    struct txn_internal *in = txn_internal(t);
+    unsigned timer = in->udp_timer;
     struct ns_udp_class *k = &p->v.cls[timer];
     bool inflated = false;
     /* Backoff: this gap against the previous gap of the same call. */
-    if (t->udp_prev_gap_ns > 0) {
-        double r = (double)gap / (double)t->udp_prev_gap_ns;
+    if (in->udp_prev_gap_ns > 0) {
+        double r = (double)gap / (double)in->udp_prev_gap_ns;
         if (r >= 1.5 && r <= 2.5) k->backoff_doubling++;
         else k->backoff_other++;
     }
-    t->udp_prev_gap_ns = gap;
+    in->udp_prev_gap_ns = gap;
     /* Against the timeout the client armed at the previous send. */
-    if (t->udp_timeout_ns > 0) {
-        double r = (double)gap / (double)t->udp_timeout_ns;
+    if (in->udp_timeout_ns > 0) {
+        double r = (double)gap / (double)in->udp_timeout_ns;
         k->timeout_ratio_sum += r;
         if (r > k->timeout_ratio_max) k->timeout_ratio_max = r;
     }
@@ -300,17 +304,17 @@ static bool judge_resend(struct udp_timing *u, struct pair *p, struct ns_txn *t,
     if (now > from) p->v.wait_ns += now - from;
     if (now > p->wait_end) p->wait_end = now;
     /* Major timeout: the Linux client starts over with a fresh estimator. */
-    if (now - t->udp_cycle_ns >= u->majortimeo) {
+    if (now - in->udp_cycle_ns >= u->majortimeo) {
         k->major_timeouts++;
         p->v.major_timeouts++;
-        t->udp_cycle_ns = now;
-        t->udp_retries = 0;
+        in->udp_cycle_ns = now;
+        in->udp_retries = 0;
         udp_rtt_init(&p->rtt, u->cfg.timeo_ns);
         udp_pair_refresh(p);
-    } else if (t->udp_retries < UINT16_MAX) {
-        t->udp_retries++;
+    } else if (in->udp_retries < UINT16_MAX) {
+        in->udp_retries++;
     }
-    t->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, t->udp_retries, UDP_RTO_MAX_NS);
+    in->udp_timeout_ns = udp_rtt_timeout(&p->rtt, timer, in->udp_retries, UDP_RTO_MAX_NS);
     return inflated;
 }
 
@@ -326,7 +330,7 @@ void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const stru
         if (info) frame_info(out, NULL, t);
         return;
     }
-    unsigned timer = t->udp_timer;
+    unsigned timer = txn_internal(t)->udp_timer;
     struct ns_udp_class *k = &p->v.cls[timer];
     conn_add(p, c->id);
     take_fragments(u, p, k, frame, false);
@@ -344,7 +348,7 @@ void udp_timing_on_retransmit(struct udp_timing *u, struct ns_txn *t, const stru
         if (mark_spurious(u, p, t, now, frame, frame, &occ_frame)) occ = UDP_FK_SPURIOUS;
     } else {
         if (judge_resend(u, p, t, now, gap, frame)) { occ = UDP_FK_INFLATED; occ_frame = frame; }
-        if (info) out->armed_timeout_ns = t->udp_timeout_ns;
+        if (info) out->armed_timeout_ns = txn_internal(t)->udp_timeout_ns;
     }
     /* every resend changes the retransmission counts the messages give */
     udp_findings_update(u, p, occ, occ_frame);
@@ -360,7 +364,7 @@ void udp_timing_on_reply(struct udp_timing *u, struct ns_txn *t, const struct ns
         if (info) frame_info(out, NULL, t);
         return;
     }
-    unsigned timer = t->udp_timer;
+    unsigned timer = txn_internal(t)->udp_timer;
     struct ns_udp_class *k = &p->v.cls[timer];
     bool changed = take_fragments(u, p, k, frame, true);
     unsigned occ = UDP_FK_NONE;
@@ -399,7 +403,7 @@ void udp_timing_on_done(struct udp_timing *u, const struct ns_txn *t, const stru
         return;
     if (t->verdict == NS_VERDICT_EVICTED_WAITING) return; /* still waiting when memory ran short: not unanswered */
     struct pair *p = udp_pair_find(u, &c->client.addr, &c->server.addr, c->server.port);
-    if (p) p->v.cls[t->udp_timer].unanswered++;
+    if (p) p->v.cls[txn_internal_const(t)->udp_timer].unanswered++;
 }
 
 void udp_timing_on_fragmented(struct udp_timing *u, const struct ipfrag_done *d, int64_t now, uint64_t frame)

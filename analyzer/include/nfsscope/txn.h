@@ -59,14 +59,10 @@ struct ns_txn {
     int64_t send_ts_ns[NS_TXN_SENDS_KEPT];
     uint64_t send_frame[NS_TXN_SENDS_KEPT];
     int64_t prev_send_ts_ns; /* the transmission before the last one (sends >= 2) */
-    /* UDP timing state (udp_timing.c) */
-    int64_t udp_timeout_ns;  /* timeout a Linux client arms at the last send */
-    int64_t udp_cycle_ns;    /* start of the current major-timeout cycle */
-    int64_t udp_prev_gap_ns; /* gap before the last resend (0: none) */
-    uint16_t udp_retries;    /* resends in the current cycle */
-    uint8_t udp_timer;       /* timer class (enum ns_udp_timer) */
-    bool udp_spurious;       /* a resend was found unnecessary */
-    bool delivered;          /* already handed to the transaction callback (completion order) */
+    /* Up to API version 5 the analysis's own per-transaction state (UDP
+     * timers, handed out or not) was here; it lives outside this struct
+     * now. The bytes stay so that what follows keeps its offset. */
+    uint64_t reserved_[4];
     union {
         struct { struct nfs4_call call; struct nfs4_reply reply; } v4;
         struct { struct nfs3_call call; struct nfs3_reply reply; } v3;
