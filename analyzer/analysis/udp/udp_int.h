@@ -83,7 +83,8 @@ void udp_pairs_free(struct udp_timing *u);
 
 /* After an event changed what p's findings say: raise those whose rule now
  * holds, fold the occurrence of kind occ (UDP_FK_NONE: none) at frame, and
- * rewrite the messages; every change is touched. */
+ * bring up to date the figures their messages say (rendered when read);
+ * every change is touched. */
 void udp_findings_update(struct udp_timing *u, struct pair *p, unsigned occ, uint64_t frame);
 /* Bring the findings of every live pair up to date with this span. */
 void udp_findings_settle(struct udp_timing *u, int64_t span);
