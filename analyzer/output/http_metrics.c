@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,6 +34,11 @@ struct metrics_http {
     struct http_listen l;
     uint64_t seq, round;
     struct client c[METRICS_HTTP_CLIENTS];
+    char *body;                    /* the last render, served until METRICS_HTTP_CACHE_MS old */
+    size_t blen;
+    int body_rc;                   /* what render returned */
+    int64_t body_ms;
+    bool rendered;
 };
 
 static int64_t now_ms(void)
@@ -77,6 +83,7 @@ void metrics_http_close(struct metrics_http *h)
     if (!h) return;
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++) drop(&h->c[i]);
     http_listen_close(&h->l);
+    free(h->body);
     free(h);
 }
 
@@ -102,8 +109,26 @@ static void error_page(struct client *c, const char *status)
     respond(c, status, "text/plain; charset=utf-8", body, (size_t)n);
 }
 
+/* The body of a scrape: the last render while it is younger than
+ * METRICS_HTTP_CACHE_MS, else a new one (however many clients scrape, the
+ * capture pays a render per interval at most). render's return value. */
+static int body_of(struct metrics_http *h, int (*render)(void *, FILE *), void *ctx, int64_t now)
+{
+    if (h->rendered && now - h->body_ms < METRICS_HTTP_CACHE_MS) return h->body_rc;
+    free(h->body);
+    h->body = NULL;
+    h->blen = 0;
+    FILE *f = open_memstream(&h->body, &h->blen);
+    int rc = f ? render(ctx, f) : -1;
+    if (f && fclose(f) != 0) rc = -1;
+    h->body_rc = rc;
+    h->body_ms = now;
+    h->rendered = true;
+    return rc;
+}
+
 /* The request is complete (its headers ended): answer it. */
-static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
+static void answer(struct metrics_http *h, struct client *c, int (*render)(void *, FILE *), void *ctx, int64_t now)
 {
     c->req[c->len] = 0;
     char *sp1 = strchr(c->req, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
@@ -113,19 +138,15 @@ static void answer(struct client *c, int (*render)(void *, FILE *), void *ctx)
     size_t pl = strcspn(path, "?");
     if (strcmp(c->req, "GET") != 0) { error_page(c, "405 Method Not Allowed"); return; }
     if (pl != 8 || strncmp(path, "/metrics", 8) != 0) { error_page(c, "404 Not Found"); return; }
-    char *body = NULL;
-    size_t blen = 0;
-    FILE *f = open_memstream(&body, &blen);
-    int rc = f ? render(ctx, f) : -1;
-    if (f && fclose(f) != 0) rc = -1;
-    if (rc == 0) respond(c, "200 OK", "text/plain; version=0.0.4; charset=utf-8", body, blen);
-    else error_page(c, "500 Internal Server Error");
-    free(body);
+    if (body_of(h, render, ctx, now) == 0)
+        respond(c, "200 OK", "text/plain; version=0.0.4; charset=utf-8", h->body, h->blen);
+    else
+        error_page(c, "500 Internal Server Error");
 }
 
 /* Read what the request has sent; answer once its headers end. The end is
  * looked for in the new bytes only (a trickling client costs no rescans). */
-static void read_request(struct client *c, int (*render)(void *, FILE *), void *ctx)
+static void read_request(struct metrics_http *h, struct client *c, int (*render)(void *, FILE *), void *ctx, int64_t now)
 {
     ssize_t r = read(c->fd, c->req + c->len, sizeof c->req - 1 - c->len);
     if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
@@ -133,7 +154,7 @@ static void read_request(struct client *c, int (*render)(void *, FILE *), void *
     size_t from = c->len > 3 ? c->len - 3 : 0;
     c->len += (size_t)r;
     if (memmem(c->req + from, c->len - from, "\r\n\r\n", 4) || memmem(c->req + from, c->len - from, "\n\n", 2))
-        answer(c, render, ctx);
+        answer(h, c, render, ctx, now);
     else if (c->len >= sizeof c->req - 1)
         error_page(c, "431 Request Header Fields Too Large");
 }
@@ -152,7 +173,7 @@ static void send_answer(struct client *c, int64_t now)
 
 /* One step of whatever the client is doing; a request completed here is
  * answered at once. */
-static void serve(struct client *c, int (*render)(void *, FILE *), void *ctx, int64_t now)
+static void serve(struct metrics_http *h, struct client *c, int (*render)(void *, FILE *), void *ctx, int64_t now)
 {
     if (c->st == CLOSING) {
         char sink[4096];
@@ -160,7 +181,7 @@ static void serve(struct client *c, int (*render)(void *, FILE *), void *ctx, in
         if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) drop(c);
         return;
     }
-    if (c->st == READING) read_request(c, render, ctx);
+    if (c->st == READING) read_request(h, c, render, ctx, now);
     if (c->st == SENDING) send_answer(c, now);
 }
 
@@ -192,7 +213,7 @@ static void accept_new(struct metrics_http *h, int lfd, int (*render)(void *, FI
         drop(c);
         *c = (struct client){.fd = fd, .st = READING, .seq = ++h->seq, .round = h->round,
                              .deadline_ms = now + METRICS_HTTP_DEADLINE_MS};
-        serve(c, render, ctx, now); /* the request is often there already */
+        serve(h, c, render, ctx, now); /* the request is often there already */
     }
 }
 
@@ -220,7 +241,7 @@ void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f)
     for (int k = 0; k < n; k++) {
         struct client *c = &h->c[idx[k]];
         if (pfd[k].revents & (POLLERR | POLLNVAL)) drop(c);
-        else if (pfd[k].revents) serve(c, render, ctx, now);
+        else if (pfd[k].revents) serve(h, c, render, ctx, now);
     }
     for (int i = 0; i < METRICS_HTTP_CLIENTS; i++)
         if (h->c[i].st != FREE && now >= h->c[i].deadline_ms) drop(&h->c[i]);

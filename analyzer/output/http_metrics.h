@@ -8,7 +8,9 @@
  *  - at most METRICS_HTTP_CLIENTS at once; when a connection waits and
  *    none is free, the oldest client still sending its request (or
  *    lingering after its answer) is closed to make room, else the oldest
- *    of all; a client accepted in this poll is never the one closed. */
+ *    of all; a client accepted in this poll is never the one closed;
+ *  - the body is rendered at most once per METRICS_HTTP_CACHE_MS and served
+ *    from that copy: scrapes cost the capture one render a second at most. */
 #ifndef NFSSCOPE_OUTPUT_HTTP_METRICS_H
 #define NFSSCOPE_OUTPUT_HTTP_METRICS_H
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #define METRICS_HTTP_REQ_MAX 4096
 #define METRICS_HTTP_CLIENTS 8
 #define METRICS_HTTP_DEADLINE_MS 5000
+#define METRICS_HTTP_CACHE_MS 1000
 
 struct metrics_http;
 
@@ -29,8 +32,8 @@ void metrics_http_close(struct metrics_http *h);
 /* The i-th address actually bound ("127.0.0.1:9100", "[::]:9100"), NULL
  * past the last. */
 const char *metrics_http_address(const struct metrics_http *h, int i);
-/* Serve what is ready now. render writes the body when a request is
- * complete; it returns 0, or -1 (the client gets a 500). */
+/* Serve what is ready now. render writes the body when a scrape needs a
+ * fresh one; it returns 0, or -1 (the scrapes of that interval get a 500). */
 void metrics_http_poll(struct metrics_http *h, int (*render)(void *ctx, FILE *f), void *ctx);
 
 #endif

@@ -3,7 +3,8 @@
  * clients' steps, as the capture loop pumps it. A newcomer gets in when the
  * 8 slots hold idle clients, a trickling request is cut at the deadline
  * counted from accept, oversized headers get 431, a request split anywhere
- * is answered, ":PORT" answers over IPv4 and IPv6. */
+ * is answered, ":PORT" answers over IPv4 and IPv6, scrapes within a
+ * second share one render. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -230,8 +231,39 @@ static void test_addresses(void)
     metrics_http_close(h);
 }
 
+/* Twenty scrapes within a second: one render, the same body; the next
+ * scrape after METRICS_HTTP_CACHE_MS renders again. */
+static void test_cache(void)
+{
+    char err[256], buf[4096], first[4096];
+    struct metrics_http *h = metrics_http_open("127.0.0.1:0", err, sizeof err);
+    CHECK(h != NULL);
+    if (!h) return;
+    int r0 = renders;
+    int64_t t0 = now_ms();
+    for (int i = 0; i < 20; i++) {
+        int fd = dial(AF_INET, port_of(h));
+        say(fd, "GET /metrics HTTP/1.1\r\n\r\n", 25);
+        int n = answer_of(h, fd, buf, sizeof buf, 1000);
+        close(fd);
+        CHECK(n > 0 && strncmp(buf, "HTTP/1.1 200 OK\r\n", 17) == 0);
+        if (i == 0) memcpy(first, buf, sizeof buf);
+        else CHECK(n > 0 && strcmp(buf, first) == 0);
+    }
+    CHECK(now_ms() - t0 < METRICS_HTTP_CACHE_MS); /* else the machine is too slow for this check */
+    CHECK_EQ_U(renders - r0, 1);
+    pump(h, METRICS_HTTP_CACHE_MS + 10);
+    int fd = dial(AF_INET, port_of(h));
+    say(fd, "GET /metrics HTTP/1.1\r\n\r\n", 25);
+    CHECK(answer_of(h, fd, buf, sizeof buf, 1000) > 0 && strcmp(buf, first) != 0);
+    close(fd);
+    CHECK_EQ_U(renders - r0, 2);
+    metrics_http_close(h);
+}
+
 int main(void)
 {
+    test_cache();
     test_addresses();
     test_full_house();
     test_sizes();
