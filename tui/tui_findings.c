@@ -8,9 +8,11 @@
 
 #include "tui_int.h"
 
+/* severity: 9 wide for the sort mark, sorted by rank (critical first) */
 static const struct tui_col g_cols[] = {
-    {"severity", 8, true, 0}, {"kind", 22, true, 0}, {"count", 6, false, 0}, {"new", 5, false, 3},
-    {"storm", 8, false, 2}, {"last seen", 15, true, 4}, {"where", 56, true, 0},
+    {"severity", 9, true, 0, true}, {"kind", 22, true, 0, false}, {"count", 6, false, 0, false},
+    {"new", 5, false, 3, false}, {"storm", 8, false, 2, false}, {"last seen", 15, true, 4, false},
+    {"where", 56, true, 0, false},
 };
 
 static int newest_first(const void *pa, const void *pb)

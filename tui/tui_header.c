@@ -155,7 +155,7 @@ void draw_help(struct tui *t)
         "Tab      next view",
         "Up/Down  j/k  move the selection (PgUp/PgDn, Home/End)",
         "Enter    on a session: its detail (connections, slots, findings); Esc back",
-        "s        sort by the next column (* marks it; numbers high first)",
+        "s        sort by the next column (* marks it; numbers and severity high first)",
         "/        filter rows by address, session id or name",
         "p        pause drawing (the capture goes on)",
         "q        quit (the report follows)",

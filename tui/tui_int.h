@@ -42,6 +42,7 @@ struct tui_col {
     int width;
     bool left;                  /* text: left-aligned, sorted ascending, may shrink */
     int drop;                   /* on a narrow screen, higher drops first; 0 never */
+    bool ranked;                /* text sorted by its key, high first (severity: critical first) */
 };
 struct tui_row {
     char cell[TUI_COLS][TUI_CELL];

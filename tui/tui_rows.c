@@ -43,9 +43,9 @@ static void id_row(struct tui_row *r, const void *id, size_t n)
 }
 
 static const struct tui_col g_sess_cols[] = {
-    {"session", 32, true, 0}, {"client", 15, true, 3}, {"server", 21, true, 4}, {"conns", 5, false, 2},
-    {"slots g/r", 9, false, 0}, {"out/max", 7, false, 0}, {"calls/s", 7, false, 0}, {"p99", 7, false, 0},
-    {"err/s", 6, false, 0},
+    {"session", 32, true, 0, false}, {"client", 15, true, 3, false}, {"server", 21, true, 4, false},
+    {"conns", 5, false, 2, false}, {"slots g/r", 9, false, 0, false}, {"out/max", 7, false, 0, false},
+    {"calls/s", 7, false, 0, false}, {"p99", 7, false, 0, false}, {"err/s", 6, false, 0, false},
 };
 
 void view_sessions(struct tui *t)
@@ -82,9 +82,9 @@ void view_sessions(struct tui *t)
 }
 
 static const struct tui_col g_conn_cols[] = {
-    {"conn", 5, true, 0}, {"tr", 3, true, 5}, {"client", 21, true, 2}, {"server", 21, true, 3},
-    {"session", 12, true, 4}, {"bind", 20, true, 0}, {"calls/s", 7, false, 0}, {"bytes/s", 8, false, 0},
-    {"share", 6, false, 0},
+    {"conn", 5, true, 0, false}, {"tr", 3, true, 5, false}, {"client", 21, true, 2, false},
+    {"server", 21, true, 3, false}, {"session", 12, true, 4, false}, {"bind", 20, true, 0, false},
+    {"calls/s", 7, false, 0, false}, {"bytes/s", 8, false, 0, false}, {"share", 6, false, 0, false},
 };
 
 /* The session listing a connection, and the connection's entry in it. */
@@ -138,8 +138,9 @@ void view_conns(struct tui *t)
 }
 
 static const struct tui_col g_op_cols[] = {
-    {"operation", 22, true, 0}, {"calls", 9, false, 2}, {"calls/s", 8, false, 0}, {"p50", 8, false, 0},
-    {"p99", 8, false, 0}, {"errors", 8, false, 0}, {"err/s", 7, false, 0},
+    {"operation", 22, true, 0, false}, {"calls", 9, false, 2, false}, {"calls/s", 8, false, 0, false},
+    {"p50", 8, false, 0, false}, {"p99", 8, false, 0, false}, {"errors", 8, false, 0, false},
+    {"err/s", 7, false, 0, false},
 };
 
 void view_ops(struct tui *t)
@@ -168,9 +169,9 @@ void view_ops(struct tui *t)
 }
 
 static const struct tui_col g_udp_cols[] = {
-    {"client", 15, true, 0}, {"server", 21, true, 0}, {"class", 7, true, 0}, {"calls/s", 7, false, 0},
-    {"SRTT", 8, false, 0}, {"RTO", 8, false, 0}, {"rtx/s", 6, false, 0}, {"retrans", 7, false, 2},
-    {"major", 5, false, 0},
+    {"client", 15, true, 0, false}, {"server", 21, true, 0, false}, {"class", 7, true, 0, false},
+    {"calls/s", 7, false, 0, false}, {"SRTT", 8, false, 0, false}, {"RTO", 8, false, 0, false},
+    {"rtx/s", 6, false, 0, false}, {"retrans", 7, false, 2, false}, {"major", 5, false, 0, false},
 };
 
 static size_t udp_key(uint8_t *k, const struct ns_udp_pair *p, unsigned cls)

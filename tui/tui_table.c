@@ -43,7 +43,7 @@ static int cmp_rows(const void *pa, const void *pb)
     const struct tui_row *a = &g_sort_t->rows[*(const size_t *)pa], *b = &g_sort_t->rows[*(const size_t *)pb];
     int c = 0;
     if (g_sort_col >= 0) {
-        if (g_sort_t->cols[g_sort_col].left) c = strcmp(a->cell[g_sort_col], b->cell[g_sort_col]);
+        if (g_sort_t->cols[g_sort_col].left && !g_sort_t->cols[g_sort_col].ranked) c = strcmp(a->cell[g_sort_col], b->cell[g_sort_col]);
         else c = a->key[g_sort_col] < b->key[g_sort_col] ? 1 : a->key[g_sort_col] > b->key[g_sort_col] ? -1 : 0;
     }
     if (!c) c = a->order < b->order ? -1 : a->order > b->order;

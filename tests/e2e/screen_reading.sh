@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The live screen read as a person reads it (issue 23): nfsscope -r SAMPLE
+# --tui in a tmux pane (own socket), keys sent, the pane read back with
+# capture-pane. One check per mode; expected values come from tshark or
+# from what the sample was made to contain, never from nfsscope itself.
+#   screen_reading.sh NFSSCOPE SAMPLES_DIR MODE
+# Exit 77 (skipped) without tmux or tshark.
+set -u
+bin=$1 samples=$2 mode=$3
+command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
+command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
+work=$(mktemp -d)
+sock=nfsscope-reading-$$
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+fail() { echo "FAIL ($mode): $*"; echo "--- pane:"; cat "$work/pane" 2>/dev/null; exit 1; }
+snap() { T capture-pane -p -t s > "$work/pane"; }
+
+# Poll the pane until the extended regex matches (deadline in seconds).
+wait_for() {
+  local pat=$1 end=$((SECONDS + ${2:-20}))
+  while :; do
+    snap
+    grep -qE -- "$pat" "$work/pane" && return 0
+    [ "$SECONDS" -ge "$end" ] && fail "no '$pat' on the screen"
+    sleep 0.1
+  done
+}
+key() { T send-keys -t s "$@"; }
+# The screen on SAMPLE at COLSxROWS, replayed at full speed, left open at
+# its end; extra environment (LANG ...) in $envs.
+open() {
+  local pcap=$samples/$1.pcap cols=${2:-132} rows=${3:-40}
+  T new-session -d -s s -x "$cols" -y "$rows" \
+    "env TERM=xterm-256color ${envs:-LANG=C.UTF-8} \"$bin\" -r \"$pcap\" --tui --speed ${speed:-max}; exec sleep 600"
+  wait_for 'end of capture'
+}
+# The table's rows: the lines after the column titles (line 4) up to the
+# first empty line.
+rows() { awk 'NR > 4 && /^$/ {exit} NR > 4' "$work/pane"; }
+
+cd "$work"
+case $mode in
+sort-severity)
+  # seed-slot-rules holds findings of three severities (error, warning,
+  # info: its findings.json); sorted on the severity column they come by
+  # rank, highest first, not by name (error, info, warning)
+  open seed-slot-rules
+  key 3
+  wait_for 'severity +kind'
+  key s
+  wait_for '^severity\* '
+  rank() { case $1 in critical) echo 3;; error) echo 2;; warning) echo 1;; info) echo 0;; *) echo -1;; esac; }
+  prev=9 seen=""
+  while read -r sev _; do
+    r=$(rank "$sev")
+    [ "$r" -ge 0 ] || fail "'$sev' is not a severity"
+    [ "$r" -le "$prev" ] || fail "$sev listed after a lower severity"
+    prev=$r
+    case " $seen " in *" $sev "*) ;; *) seen="$seen $sev";; esac
+  done < <(rows)
+  [ "$(echo $seen)" = "error warning info" ] || fail "severities seen: '$seen', expected 'error warning info'"
+  ;;
+*)
+  echo "unknown mode $mode"; exit 2;;
+esac
+echo "ok: $mode"
