@@ -103,13 +103,28 @@ void tui_refresh(struct tui *t, const struct tui_status *st, bool do_roll)
     if (!t->paused) draw(t);
 }
 
-/* Keys while the filter prompt is open. */
+/* A new filter: every view starts again from its first row (a selection
+ * and scroll kept from the unfiltered rows would show the matches from the
+ * middle, or only the last of them). */
+static void set_filter(struct tui *t, const char *filter)
+{
+    if (!strcmp(t->filter, filter)) return;
+    snprintf(t->filter, sizeof t->filter, "%s", filter);
+    for (int i = 0; i < V_COUNT; i++) {
+        t->vs[i].sel = t->vs[i].top = 0;
+        t->vs[i].sel_idlen = 0;
+    }
+}
+
+/* Keys while the filter prompt is open (it opens empty: Enter on nothing
+ * clears the filter, Esc keeps the one there was). */
 static void prompt_key(struct tui *t, int ch)
 {
     if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-        snprintf(t->filter, sizeof t->filter, "%s", t->input);
+        set_filter(t, t->input);
         t->prompt = false;
     } else if (ch == 27) t->prompt = false;
+    else if (ch == 21) t->input[t->ninput = 0] = 0; /* Ctrl-U, as in a shell */
     else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && t->ninput) t->input[--t->ninput] = 0;
     else if (ch >= 32 && ch < 127 && t->ninput + 1 < sizeof t->input) {
         t->input[t->ninput++] = (char)ch;
@@ -165,8 +180,7 @@ enum tui_action tui_keys(struct tui *t)
         }
         case '/':
             t->prompt = true;
-            snprintf(t->input, sizeof t->input, "%s", t->filter);
-            t->ninput = strlen(t->input);
+            t->input[t->ninput = 0] = 0;
             break;
         case 'p': t->paused = !t->paused; break;
         case '?': t->help = true; break;

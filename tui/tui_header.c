@@ -138,8 +138,10 @@ void draw_footer(struct tui *t)
 {
     char line[256];
     int y = t->rows - 1;
-    if (t->prompt) snprintf(line, sizeof line, "filter (address or session id, Enter/Esc): %s_", t->input);
-    else if (t->filter[0]) snprintf(line, sizeof line, "filter: %s   (/ to change, empty to clear)", t->filter);
+    if (t->prompt)
+        snprintf(line, sizeof line, "filter (address, session id or name; Enter, Esc cancel, Ctrl-U clear): %s_",
+                 t->input);
+    else if (t->filter[0]) snprintf(line, sizeof line, "filter: %s   (/ Enter on nothing clears it)", t->filter);
     else snprintf(line, sizeof line, "arrows/jk move  Enter detail  Tab next  s sort  / filter  p pause");
     attron(term_dim_attr());
     mvaddnstr(y, 0, line, t->cols);
@@ -156,7 +158,7 @@ void draw_help(struct tui *t)
         "Up/Down  j/k  move the selection (PgUp/PgDn, Home/End)",
         "Enter    on a session: its detail (connections, slots, findings); Esc back",
         "s        sort by the next column (* marks it; numbers and severity high first)",
-        "/        filter rows by address, session id or name",
+        "/        filter rows by address, session id or name (Ctrl-U clears, Enter on nothing: no filter)",
         "p        pause drawing (the capture goes on)",
         "q        quit (the report follows)",
         "",

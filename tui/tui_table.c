@@ -144,6 +144,8 @@ void table_draw(const struct tui_table *t, int y, int h, int w, struct view_stat
     int rows = h - 1;
     if (vs->sel < vs->top) vs->top = vs->sel;
     if (vs->sel >= vs->top + rows) vs->top = vs->sel - rows + 1;
+    /* no empty lines below the last row while rows above are hidden */
+    if (vs->top > (int)t->nidx - rows) vs->top = (int)t->nidx - rows;
     if (vs->top < 0) vs->top = 0;
     for (int i = 0; i < rows && (size_t)(vs->top + i) < t->nidx; i++) {
         const struct tui_row *r = &t->rows[t->idx[vs->top + i]];

@@ -27,6 +27,8 @@ wait_for() {
   done
 }
 key() { T send-keys -t s "$@"; }
+# End as xterm sends it (the pane's TERM): tmux's own End is another sequence
+key_end() { T send-keys -t s -l $'\033OF'; }
 # The screen on SAMPLE at COLSxROWS, replayed at full speed, left open at
 # its end; extra environment (LANG ...) in $envs.
 open() {
@@ -36,8 +38,8 @@ open() {
   wait_for 'end of capture'
 }
 # The table's rows: the lines after the column titles (line 4) up to the
-# first empty line.
-rows() { awk 'NR > 4 && /^$/ {exit} NR > 4' "$work/pane"; }
+# first empty line, the findings' message rule or the footer (last line).
+rows() { awk -v last="$(wc -l < "$work/pane")" 'NR > 4 && (/^$/ || /^---/ || NR == last) {exit} NR > 4' "$work/pane"; }
 
 cd "$work"
 case $mode in
@@ -60,6 +62,37 @@ sort-severity)
     case " $seen " in *" $sev "*) ;; *) seen="$seen $sev";; esac
   done < <(rows)
   [ "$(echo $seen)" = "error warning info" ] || fail "severities seen: '$seen', expected 'error warning info'"
+  ;;
+filter)
+  # nfsv3-tcp: 28 TCP connections (tshark), more than the 19 rows a
+  # 132x24 pane shows; after End, a filter on the NFS server's port must
+  # show every connection to it from the first, not the last one alone
+  pcap=$samples/nfsv3-tcp.pcap
+  want=$(tshark -r "$pcap" -q -z conv,tcp 2>/dev/null | grep -cE ':2049 +<->|:2049 ')
+  all=$(tshark -r "$pcap" -q -z conv,tcp 2>/dev/null | grep -c '<->')
+  [ "$want" -ge 2 ] && [ "$all" -gt 19 ] || fail "nfsv3-tcp: $want connections to 2049 of $all"
+  open nfsv3-tcp 132 24
+  key 2
+  wait_for '^conn +tr +client +server'
+  key_end
+  wait_for "^c$all "
+  key / ; key -l ':2049' ; key Enter
+  wait_for 'filter: :2049 '
+  n=$(rows | grep -c ':2049 ')
+  [ "$n" = "$want" ] || fail "$n of the $want connections to port 2049 shown after End and the filter"
+  [ "$(rows | wc -l)" = "$want" ] || fail "rows other than those to port 2049 shown"
+  # / opens empty (it is a new filter, not an edit of the old one) ...
+  key /
+  wait_for 'filter \(.*\): _$'
+  # ... and Ctrl-U clears what was typed: one client port, one row
+  port=$(tshark -r "$pcap" -T fields -e tcp.srcport -Y 'tcp.dstport == 2049' 2>/dev/null | head -1)
+  key -l 'xyz' ; key C-u ; key -l ":$port" ; key Enter
+  wait_for "filter: :$port "
+  [ "$(rows | wc -l)" = 1 ] && rows | grep -q ":$port " || fail "not the one connection from port $port"
+  # Enter on an empty prompt: no filter, every connection again
+  key / ; key Enter
+  wait_for '^arrows/jk move'
+  [ "$(rows | wc -l)" = 19 ] || fail "the filter was not cleared"
   ;;
 *)
   echo "unknown mode $mode"; exit 2;;
