@@ -1,13 +1,13 @@
 /* tshark -q -z nfsscope,sessions and -z nfsscope,findings: the report's
- * own sections, printed by the report's printers (analyzer/cli,
- * library nfsscope_report), after the analyzer has seen the whole capture. */
+ * own sections, printed by the report library (nfsscope/report.h), after
+ * the analyzer has seen the whole capture. */
 #include <stdio.h>
 
 #include <epan/packet.h>
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
-#include "cli_report.h"
+#include "nfsscope/report.h"
 #include "plugin.h"
 
 static int nfsscope_tap = -1;
@@ -22,7 +22,7 @@ static void draw(enum ns_section which)
     capture_state_finish(cs); /* tshark draws once the capture has ended */
     printf("\n===================================================================\n");
     fflush(stdout);
-    report_section_text(stdout, cs->a, which);
+    ns_report_section_text(stdout, cs->a, which);
     printf("===================================================================\n");
     fflush(stdout);
 }

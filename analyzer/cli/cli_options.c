@@ -119,15 +119,15 @@ static const char *narrow_name(int c)
 }
 
 /* One of the narrowing options into spec; false with the reason. */
-static bool narrow_option(int c, const char *v, struct filter_spec *n, char *err, size_t errlen)
+static bool narrow_option(int c, const char *v, struct ns_report_narrow *n, char *err, size_t errlen)
 {
     switch (c) {
-    case OPT_CLIENT: n->client = v; return filter_parse_addr(v, false, err, errlen);
-    case OPT_SERVER: n->server = v; return filter_parse_addr(v, true, err, errlen);
-    case OPT_SESSION: n->session = v; return filter_parse_hex(v, 8, 32, err, errlen);
-    case OPT_CLIENTID: n->clientid = v; return filter_parse_hex(v, 16, 16, err, errlen);
-    case OPT_FROM: n->from_text = v; return filter_parse_time(v, &n->from, err, errlen);
-    default: n->to_text = v; return filter_parse_time(v, &n->to, err, errlen);
+    case OPT_CLIENT: n->client = v; return ns_report_parse_addr(v, false, err, errlen);
+    case OPT_SERVER: n->server = v; return ns_report_parse_addr(v, true, err, errlen);
+    case OPT_SESSION: n->session = v; return ns_report_parse_hex(v, 8, 32, err, errlen);
+    case OPT_CLIENTID: n->clientid = v; return ns_report_parse_hex(v, 16, 16, err, errlen);
+    case OPT_FROM: n->from_text = v; return ns_report_parse_time(v, &n->from, err, errlen);
+    default: n->to_text = v; return ns_report_parse_time(v, &n->to, err, errlen);
     }
 }
 
@@ -329,7 +329,7 @@ int options_parse(int argc, char **argv, struct options *o)
         fprintf(stderr, "nfsscope: give exactly one of -r FILE or -i INTERFACE (try 'nfsscope --help')\n");
         return -1;
     }
-    const struct filter_spec *nw = &o->narrow;
+    const struct ns_report_narrow *nw = &o->narrow;
     if (nw->from.kind && nw->from.kind == nw->to.kind && nw->from.ns > nw->to.ns) {
         fprintf(stderr, "nfsscope: --from %s is after --to %s\n", nw->from_text, nw->to_text);
         return -1;

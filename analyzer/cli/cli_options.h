@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli_filter.h"
+#include "nfsscope/report.h"
 #include <stdint.h>
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON };
@@ -50,7 +50,7 @@ struct options {
     int screen;                /* -1 auto (-i on a terminal), 0 --batch, 1 --tui */
     double speed;              /* --speed N: replay at N x capture timing; 0 = as fast as possible (max) */
     int64_t interval_ns;       /* --interval: summary line period without the screen (default 10 s) */
-    struct filter_spec narrow; /* --client --server --session --clientid --from --to */
+    struct ns_report_narrow narrow; /* --client --server --session --clientid --from --to */
     /* tcpdump habits */
     int verbosity;             /* -q: -1 (summary and findings), 0 default, -v: 1 (more per table) */
     /* pictures and monitoring (cli_outputs.c) */

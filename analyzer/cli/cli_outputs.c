@@ -54,7 +54,7 @@ void outputs_listener(ns_event_fn *fn, void **ctx)
     *ctx = g.s;
 }
 
-static void capture_of(const struct report_info *ri, struct out_capture *oc)
+static void capture_of(const struct ns_report_info *ri, struct out_capture *oc)
 {
     *oc = (struct out_capture){.source = ri->source, .live = ri->live, .counters = ri->counters,
                                .kernel_drops = ri->kernel_drops, .interface_drops = ri->interface_drops,
@@ -86,7 +86,7 @@ static int close_file(FILE *f, const char *name, int rc)
     return rc != 0;
 }
 
-int outputs_finish(ns_analyzer *a, const struct report_info *ri)
+int outputs_finish(ns_analyzer *a, const struct ns_report_info *ri)
 {
     int failed = 0;
     struct out_capture oc;

@@ -9,8 +9,8 @@
 
 #include "capture.h"
 #include "cli_options.h"
-#include "cli_report.h"
 #include "nfsscope/nfsscope.h"
+#include "nfsscope/report.h"
 
 /* Open what the options ask for (before the privilege drop); -1 with a
  * one-line reason in err. Nothing asked: 0 and nothing else happens. */
@@ -25,6 +25,6 @@ void outputs_listener(ns_event_fn *fn, void **ctx);
 void outputs_poll(ns_analyzer *a, struct capture *c);
 /* After ns_analyzer_finish: write the HTML page and the .prom file; the
  * number of files that failed (each reported on stderr). Closes everything. */
-int outputs_finish(ns_analyzer *a, const struct report_info *ri);
+int outputs_finish(ns_analyzer *a, const struct ns_report_info *ri);
 
 #endif

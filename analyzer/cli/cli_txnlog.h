@@ -1,4 +1,5 @@
-/* The --txn-log writer: one JSON line per transaction (doc/txn-log.md). */
+/* The --txn-log writer: the report library's JSON line (ns_report_txn_line,
+ * doc/txn-log.md) for each transaction, where -txn-log says. */
 #ifndef NFSSCOPE_CLI_TXNLOG_H
 #define NFSSCOPE_CLI_TXNLOG_H
 #include <stdio.h>

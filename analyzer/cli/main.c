@@ -17,11 +17,11 @@
 #include "cli_options.h"
 #include "cli_outputs.h"
 #include "cli_privs.h"
-#include "cli_report.h"
 #include "cli_txnlog.h"
 #include "run_batch.h"
 #include "run_screen.h"
 #include "nfsscope/nfsscope.h"
+#include "nfsscope/report.h"
 
 static struct capture *g_capture; /* for the signal handler only */
 
@@ -150,8 +150,9 @@ int main(int argc, char **argv)
         return 1;
     }
     struct txnlog tl = {log, a};
-    struct programs pg; /* the non-NFS programs' table; passes each transaction on to the log */
-    if (programs_init(&pg, log ? txnlog_write : NULL, &tl) != 0) {
+    /* the non-NFS programs' table; passes each transaction on to the log */
+    ns_report_programs *pg = ns_report_programs_new(log ? txnlog_write : NULL, &tl);
+    if (!pg) {
         fprintf(stderr, "nfsscope: out of memory\n");
         ns_analyzer_free(a);
         capture_close(p, NULL, 0);
@@ -161,22 +162,21 @@ int main(int argc, char **argv)
     /* --client, --session ...: transactions pass the filter before the
      * programs' table and the log see them */
     bool oom;
-    struct filter *flt = filter_new(&o.narrow, a, &oom);
+    ns_report_filter *flt = ns_report_filter_new(&o.narrow, a, ns_report_programs_on_txn, pg, &oom);
     if (oom) {
         fprintf(stderr, "nfsscope: out of memory\n");
-        programs_free(&pg);
+        ns_report_programs_free(pg);
         ns_analyzer_free(a);
         capture_close(p, NULL, 0);
         options_free(&o);
         return 1;
     }
-    if (flt) filter_chain(flt, programs_on_txn, &pg);
-    ns_analyzer_on_txn(a, flt ? filter_on_txn : programs_on_txn, flt ? (void *)flt : (void *)&pg);
+    ns_analyzer_on_txn(a, flt ? ns_report_filter_on_txn : ns_report_programs_on_txn, flt ? (void *)flt : (void *)pg);
     /* the page's and the metrics' series: every event, whatever the narrowing */
     if (outputs_attach(a, aerr, sizeof aerr) != 0) {
         fprintf(stderr, "nfsscope: %s\n", aerr);
-        filter_free(flt);
-        programs_free(&pg);
+        ns_report_filter_free(flt);
+        ns_report_programs_free(pg);
         ns_analyzer_free(a);
         capture_close(p, NULL, 0);
         options_free(&o);
@@ -194,10 +194,18 @@ int main(int argc, char **argv)
     capture_end(p);
     struct capture_stats cs;
     capture_stats(p, &cs);
-    struct report_info ri = {.source = cs.source, .live = cs.live, .counters = cs.live && cs.stats_ok,
-                             .kernel_drops = cs.kernel_drops, .interface_drops = cs.interface_drops,
-                             .start_ns = cs.start_ns, .end_ns = cs.end_ns, .verbosity = o.verbosity, .programs = &pg,
-                             .filter = flt, .count = o.count};
+    struct ns_report_info ri = NS_REPORT_INFO_INIT;
+    ri.source = cs.source;
+    ri.live = cs.live;
+    ri.counters = cs.live && cs.stats_ok;
+    ri.kernel_drops = cs.kernel_drops;
+    ri.interface_drops = cs.interface_drops;
+    ri.start_ns = cs.start_ns;
+    ri.end_ns = cs.end_ns;
+    ri.verbosity = o.verbosity;
+    ri.programs = pg;
+    ri.filter = flt;
+    ri.count = o.count;
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
@@ -208,8 +216,8 @@ int main(int argc, char **argv)
     if (cs.live) print_counters(&cs);
     /* With the log on stdout, the report goes only where -o says. */
     bool report = !(log == stdout && !o.output);
-    if (report && o.format == FORMAT_JSON) report_json(out, a, &ri);
-    else if (report) report_text(out, a, &ri);
+    if (report && o.format == FORMAT_JSON) ns_report_json(out, a, &ri);
+    else if (report) ns_report_text(out, a, &ri);
 
     if (outputs_finish(a, &ri)) status = 1;
     if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
@@ -228,8 +236,8 @@ int main(int argc, char **argv)
     if (out != stdout) fclose(out);
     if (log && log != stdout) fclose(log);
     ns_analyzer_free(a);
-    programs_free(&pg);
-    filter_free(flt);
+    ns_report_programs_free(pg);
+    ns_report_filter_free(flt);
     g_capture = NULL;
     if (capture_close(p, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: -w %s\n", err);

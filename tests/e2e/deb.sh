@@ -56,6 +56,10 @@ ok "man page and docs installed"
 pv=$(pkg-config --modversion nfsscope 2>/dev/null)
 [ "$pv" = "$V" ] && [ -s /usr/include/nfsscope/nfsscope.h ] && ok "core library: pkg-config --modversion nfsscope = $pv, headers in /usr/include/nfsscope" ||
   bad "core library not installed for pkg-config ('$pv')"
+rl=$(pkg-config --libs nfsscope-report 2>/dev/null)
+[ -s /usr/include/nfsscope/report.h ] && dpkg -L nfsscope | grep -q "/libnfsscope_report\.a$" && [ -n "$rl" ] &&
+  ok "report library: /usr/include/nfsscope/report.h, pkg-config --libs nfsscope-report = $rl" ||
+  bad "report library not installed (report.h, libnfsscope_report.a, nfsscope-report.pc: '$rl')"
 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 purge -y -q nfsscope >"$T/purge.log" 2>&1 || bad "apt-get purge: $(tail -3 "$T/purge.log")"
 installed=0
 [ ! -e /usr/bin/nfsscope ] && ! dpkg-query -W nfsscope >/dev/null 2>&1 && ok "removed: no /usr/bin/nfsscope, no package" || bad "still installed after purge"

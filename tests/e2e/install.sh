@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # cmake --install into a scratch prefix: the program runs from there, the man
 # page and docs are there, and a program built against the installed core
-# library with pkg-config alone (nothing from the source tree) links and runs.
+# library with pkg-config alone (nothing from the source tree) links and runs;
+# so does one built against the report library, which prints what the
+# installed nfsscope prints (tests/api/report_frontend.sh).
 #   install.sh BUILD_DIR VERSION [CC_FLAGS]
-# CC_FLAGS: what a sanitized build's archive needs to link (-fsanitize=...).
+# CC_FLAGS: what a sanitized build's archives need to link (-fsanitize=...).
 set -u
 B=$(realpath "$1") V=$2 X=${3:-}
+S=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -47,4 +50,5 @@ if cc -std=c11 -Wall -Werror $X -o "$T/use" "$T/use.c" $flags 2>"$T/cc.log"; the
   out=$("$T/use")
   [ "$out" = "$V 0" ] && ok "a program built with pkg-config --cflags --libs nfsscope ($flags) runs: $out" || bad "library program printed '$out'"
 else bad "building against the installed library: $(cat "$T/cc.log")"; fi
+"$S/tests/api/report_frontend.sh" "$T/p" "$S" "$X" || fail=1
 exit $fail

@@ -1,8 +1,8 @@
 /* The "Findings" section (text) and findings[] (JSON). */
 #include <inttypes.h>
 
-#include "cli_json.h"
-#include "cli_report.h"
+#include "json_write.h"
+#include "report_int.h"
 
 
 static void conns_text(FILE *o, const struct ns_finding *f)
@@ -11,7 +11,8 @@ static void conns_text(FILE *o, const struct ns_finding *f)
     for (unsigned i = 0; i < f->nconns; i++) fprintf(o, "%s%s", i ? "," : "", ns_conn_name(f->conns[i], id, sizeof id));
 }
 
-void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy, const struct filter *flt)
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy,
+                          const struct ns_report_filter *flt)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v), shown = 0;
@@ -51,7 +52,7 @@ void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
     if (dropped) fprintf(o, "  (%" PRIu64 " more findings not kept: memory cap)\n", dropped);
 }
 
-void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct filter *flt)
+void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct ns_report_filter *flt)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);

@@ -1,5 +1,5 @@
-/* Text tables (see cli_table.h). */
-#include "cli_table.h"
+/* Text tables (see text_table.h). */
+#include "text_table.h"
 
 #include <math.h>
 #include <stdarg.h>

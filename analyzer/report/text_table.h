@@ -1,8 +1,8 @@
 /* Text tables of the report: cells collected row by row, then printed with
  * each column as wide as its widest cell (a report at 100 columns keeps
  * narrow tables narrow, and a long IPv6 address widens only its column). */
-#ifndef NFSSCOPE_CLI_TABLE_H
-#define NFSSCOPE_CLI_TABLE_H
+#ifndef NFSSCOPE_TEXT_TABLE_H
+#define NFSSCOPE_TEXT_TABLE_H
 #include <stddef.h>
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
-/* Small helpers to write JSON text to a stdio stream (program side only). */
-#ifndef NFSSCOPE_CLI_JSON_H
-#define NFSSCOPE_CLI_JSON_H
+/* Small helpers to write JSON text to a stdio stream. */
+#ifndef NFSSCOPE_JSON_WRITE_H
+#define NFSSCOPE_JSON_WRITE_H
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

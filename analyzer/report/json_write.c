@@ -1,4 +1,4 @@
-#include "cli_json.h"
+#include "json_write.h"
 
 #include "nfsscope/view.h"
 

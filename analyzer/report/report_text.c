@@ -1,14 +1,16 @@
+/* The text report (nfsscope/report.h): the sections in the view's order,
+ * wrapped at REPORT_WIDTH columns. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_report.h"
-#include "cli_table.h"
+#include "report_int.h"
+#include "text_table.h"
 #include "nfsscope/names.h"
 
 #define REPORT_WIDTH 100
 
-static void section_capture(FILE *o, const struct ns_stats *st, const struct report_info *ri,
+static void section_capture(FILE *o, const struct ns_stats *st, const struct ns_report_info *ri,
                             const struct ns_section_info *sec)
 {
     char a[NS_TIME_STRLEN], b[NS_TIME_STRLEN];
@@ -80,7 +82,7 @@ static void section_rpc(FILE *o, const struct ns_stats *st, const struct ns_sect
 }
 
 /* Closed connections whose records the memory cap dropped: one line of totals. */
-static void conns_dropped(FILE *o, const struct ns_stats *st, const struct filter *flt)
+static void conns_dropped(FILE *o, const struct ns_stats *st, const struct ns_report_filter *flt)
 {
     const struct ns_conn *s = &st->evicted_conns_sum;
     if (!st->evicted_conns || flt) return;
@@ -92,7 +94,7 @@ static void conns_dropped(FILE *o, const struct ns_stats *st, const struct filte
 }
 
 static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec,
-                          const struct filter *flt)
+                          const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_conn_count(a), shown = 0;
     for (uint32_t id = 1; id <= n; id++) shown += ns_analyzer_conn(a, id) && filter_shows_conn(flt, id);
@@ -199,7 +201,7 @@ static void section_ops(FILE *o, const struct ns_stats *st, const struct ns_sect
 }
 
 /* MOUNT, portmap, NLM ...: counted in the RPC totals, listed here. */
-static void section_programs(FILE *o, struct programs *pg, bool verbose)
+static void section_programs(FILE *o, struct ns_report_programs *pg, bool verbose)
 {
     if (!pg || (!pg->n && !pg->overflow)) return;
     programs_sort(pg);
@@ -312,68 +314,77 @@ static void wrap_text(FILE *o, const char *buf, size_t n, size_t width)
     }
 }
 
-static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri);
-
-/* The report, readable at REPORT_WIDTH columns. */
-void report_text(FILE *o, ns_analyzer *a, const struct report_info *ri)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&buf, &n);
-    if (!m) { report_sections(o, a, ri); return; }
-    report_sections(m, a, ri);
-    if (fclose(m) != 0 || !buf) { free(buf); report_sections(o, a, ri); return; }
-    wrap_text(o, buf, n, REPORT_WIDTH);
-    free(buf);
-}
-
-void report_section_text(FILE *o, ns_analyzer *a, enum ns_section which)
-{
-    struct ns_section_info sec[NS_SECTIONS];
-    ns_report_sections(a, sec);
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&buf, &n);
-    FILE *to = m ? m : o;
-    if (which == NS_SECTION_SESSIONS) report_sessions_text(to, a, &sec[NS_SECTION_SESSIONS], NULL);
-    else report_findings_text(to, a, &sec[NS_SECTION_FINDINGS], false, NULL);
-    if (!m) return;
-    if (fclose(m) == 0 && buf) wrap_text(o, buf, n, REPORT_WIDTH);
-    free(buf);
-}
-
-/* The sections, their order and which are left out come from the view. */
-static void report_sections(FILE *o, ns_analyzer *a, const struct report_info *ri)
+/* One section as the report prints it, its heading included, and after a
+ * section of counts the note that they are lower bounds. */
+static void print_section(FILE *o, ns_analyzer *a, const struct ns_report_info *ri, const struct ns_section_info *s)
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
-    /* with --client, --session ...: the figures of the matching transactions */
+    /* narrowed: the figures of the matching transactions */
     const struct ns_stats *fst = ri->filter ? filter_stats(ri->filter) : st;
+    switch (s->id) {
+    case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
+    case NS_SECTION_RPC: section_rpc(o, fst, s); break;
+    case NS_SECTION_CONNECTIONS: section_conns(o, a, st, s, ri->filter); break;
+    case NS_SECTION_OPERATIONS:
+        section_ops(o, fst, s, ri->verbosity > 0);
+        section_programs(o, ri->programs, ri->verbosity > 0);
+        break;
+    case NS_SECTION_STATUS: section_status(o, fst, s); break;
+    case NS_SECTION_CLIENTS: report_clients_text(o, a, s, ri->filter); break;
+    case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
+    case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
+    case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
+    case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
+    case NS_SECTION_NOT_ANALYSED: section_skipped(o, a, st, s); break;
+    case NS_SECTIONS: break;
+    }
+    if (report_lossy(ri) && counts_frames(s->id))
+        fprintf(o, "  (lower bounds: the capture dropped %" PRIu64 " frames)\n", ri->kernel_drops + ri->interface_drops);
+}
+
+/* only == NS_SECTIONS: the sections the report shows, in the order and
+ * with the omissions the view decides; else that one section, shown or not. */
+static void print_sections(FILE *o, ns_analyzer *a, const struct ns_report_info *ri, enum ns_section only)
+{
     struct ns_section_info sec[NS_SECTIONS];
     ns_report_sections(a, sec);
+    if (only != NS_SECTIONS) {
+        print_section(o, a, ri, &sec[only]);
+        return;
+    }
     for (int i = 0; i < NS_SECTIONS; i++) {
         const struct ns_section_info *s = &sec[i];
         if (!s->shown) continue;
         if (ri->filter && !filter_matched(ri->filter) && s->id != NS_SECTION_CAPTURE) continue;
         if (ri->verbosity < 0 && !quiet_shows(s->id)) continue;
-        switch (s->id) {
-        case NS_SECTION_CAPTURE: section_capture(o, st, ri, s); break;
-        case NS_SECTION_RPC: section_rpc(o, fst, s); break;
-        case NS_SECTION_CONNECTIONS: section_conns(o, a, st, s, ri->filter); break;
-        case NS_SECTION_OPERATIONS:
-            section_ops(o, fst, s, ri->verbosity > 0);
-            section_programs(o, ri->programs, ri->verbosity > 0);
-            break;
-        case NS_SECTION_STATUS: section_status(o, fst, s); break;
-        case NS_SECTION_CLIENTS: report_clients_text(o, a, s, ri->filter); break;
-        case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
-        case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
-        case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
-        case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
-        case NS_SECTION_NOT_ANALYSED: section_skipped(o, a, st, s); break;
-        case NS_SECTIONS: break;
-        }
-        if (report_lossy(ri) && counts_frames(s->id))
-            fprintf(o, "  (lower bounds: the capture dropped %" PRIu64 " frames)\n",
-                    ri->kernel_drops + ri->interface_drops);
+        print_section(o, a, ri, s);
     }
+}
+
+/* Printed into memory, then wrapped at REPORT_WIDTH columns; without the
+ * memory, printed as is. */
+static void print_wrapped(FILE *o, ns_analyzer *a, const struct ns_report_info *ri, enum ns_section only)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) { print_sections(o, a, ri, only); return; }
+    print_sections(m, a, ri, only);
+    if (fclose(m) != 0 || !buf) { free(buf); print_sections(o, a, ri, only); return; }
+    wrap_text(o, buf, n, REPORT_WIDTH);
+    free(buf);
+}
+
+void ns_report_text(FILE *o, ns_analyzer *a, const struct ns_report_info *ri)
+{
+    struct ns_report_info in;
+    report_info_read(&in, ri);
+    print_wrapped(o, a, &in, NS_SECTIONS);
+}
+
+void ns_report_section_text(FILE *o, ns_analyzer *a, enum ns_section which)
+{
+    if (which == NS_SECTION_CAPTURE || which >= NS_SECTIONS) return; /* the capture's name is the run's */
+    struct ns_report_info none = NS_REPORT_INFO_INIT;
+    print_wrapped(o, a, &none, which);
 }

@@ -1,8 +1,9 @@
+/* The JSON report (nfsscope/report.h, doc/json-report.md). */
 #include <inttypes.h>
 
-#include "cli_json.h"
+#include "json_write.h"
 #include "nfsscope/names.h"
-#include "cli_report.h"
+#include "report_int.h"
 
 static void kv_u(FILE *o, const char *k, uint64_t v, bool comma)
 {
@@ -26,7 +27,7 @@ static void latency_keys(FILE *o, const struct ns_latency *lat, const struct ns_
     kv_u(o, "max_us", l->max_ns / 1000, true);
 }
 
-static void capture(FILE *o, const struct ns_stats *st, const struct report_info *ri)
+static void capture(FILE *o, const struct ns_stats *st, const struct ns_report_info *ri)
 {
     fputs("\"capture\":{\"source\":", o);
     json_cstr(o, ri->source);
@@ -94,7 +95,7 @@ static void rpc(FILE *o, const struct ns_stats *st)
     fputc('}', o);
 }
 
-static void connections(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct filter *flt)
+static void connections(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct ns_report_filter *flt)
 {
     fputs(",\"connections\":[", o);
     size_t n = ns_analyzer_conn_count(a);
@@ -212,7 +213,7 @@ static void skipped(FILE *o, const struct ns_stats *st, uint64_t first_only)
 }
 
 /* programs[]: MOUNT, portmap ... per procedure (the text "Other RPC programs"). */
-static void programs(FILE *o, struct programs *pg)
+static void programs(FILE *o, struct ns_report_programs *pg)
 {
     fputs(",\"programs\":[", o);
     if (pg) programs_sort(pg);
@@ -236,8 +237,11 @@ static void programs(FILE *o, struct programs *pg)
     fprintf(o, "],\"programs_not_listed\":%" PRIu64, pg ? pg->overflow : 0);
 }
 
-void report_json(FILE *o, ns_analyzer *a, const struct report_info *ri)
+void ns_report_json(FILE *o, ns_analyzer *a, const struct ns_report_info *info)
 {
+    struct ns_report_info in;
+    report_info_read(&in, info);
+    const struct ns_report_info *ri = &in;
     const struct ns_stats *st = ns_analyzer_stats(a);
     fputs("{\"nfsscope\":{\"version\":\"" NFSSCOPE_VERSION "\"},", o);
     capture(o, st, ri);

@@ -2,8 +2,8 @@
  * sessions[], read_plus (JSON, doc/json-report.md). */
 #include <inttypes.h>
 
-#include "cli_json.h"
-#include "cli_report.h"
+#include "json_write.h"
+#include "report_int.h"
 
 /* Printable bytes as they are, others as \xNN (owner strings). */
 static void text_bytes(FILE *o, const uint8_t *b, size_t n)
@@ -16,7 +16,7 @@ static void text_bytes(FILE *o, const uint8_t *b, size_t n)
 
 /* ---- text ---- */
 
-void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
+void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_client_count(a), shown = 0;
     for (size_t i = 0; i < n; i++) shown += filter_shows_client(flt, ns_analyzer_client(a, i)->clientid);
@@ -79,7 +79,8 @@ static void dead_text(FILE *o, const struct ns_session_view *s)
     fputc('\n', o);
 }
 
-void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
+void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
+                          const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_session_count(a), shown = 0;
     for (size_t i = 0; i < n; i++) {
@@ -206,7 +207,7 @@ static void chan_json(FILE *o, const char *name, const struct ns_session_view *s
     fputc('}', o);
 }
 
-static void clients_json(FILE *o, const ns_analyzer *a, const struct filter *flt)
+static void clients_json(FILE *o, const ns_analyzer *a, const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_client_count(a);
     bool first = true;
@@ -401,7 +402,7 @@ static void read_json(FILE *o, const struct ns_read_bytes *r)
             r->read_bytes);
 }
 
-void report_sessions_json(FILE *o, ns_analyzer *a, const struct filter *flt)
+void report_sessions_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt)
 {
     clients_json(o, a, flt);
     fputs(",\"sessions\":[", o);

@@ -3,9 +3,9 @@
  * client/server pair and timer class (doc/json-report.md). */
 #include <inttypes.h>
 
-#include "cli_json.h"
-#include "cli_report.h"
-#include "cli_table.h"
+#include "json_write.h"
+#include "report_int.h"
+#include "text_table.h"
 #include "nfsscope/udp_timing.h"
 
 /* ns as milliseconds with 6 decimals, exact. */
@@ -31,7 +31,7 @@ uint64_t report_first_fragment_only(ns_analyzer *a)
     return n;
 }
 
-void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct filter *flt)
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));
@@ -126,7 +126,7 @@ static void endpoints_json(FILE *o, const struct ns_udp_pair *p)
     json_cstr(o, sv);
 }
 
-void report_udp_json(FILE *o, ns_analyzer *a, const struct filter *flt)
+void report_udp_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt)
 {
     size_t n = ns_analyzer_udp_pair_count(a);
     int64_t span = ns_capture_span_ns(ns_analyzer_stats(a));

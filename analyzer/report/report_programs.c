@@ -1,25 +1,24 @@
-/* Non-NFS RPC programs per procedure (see cli_programs.h). */
-#include "cli_programs.h"
+/* Non-NFS RPC programs per procedure (nfsscope/report.h). */
+#include "report_programs.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "nfsscope/txn.h"
 
-int programs_init(struct programs *p, ns_txn_fn next, void *next_ctx)
+ns_report_programs *ns_report_programs_new(ns_txn_fn next, void *next_ctx)
 {
-    memset(p, 0, sizeof *p);
+    struct ns_report_programs *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
     p->next = next;
     p->next_ctx = next_ctx;
-    p->rows = calloc(PROGRAMS_MAX, sizeof *p->rows);
-    return p->rows ? 0 : -1;
+    return p;
 }
 
-void programs_free(struct programs *p) { free(p->rows); p->rows = NULL; }
+void ns_report_programs_free(ns_report_programs *p) { free(p); }
 
-void programs_on_txn(void *ctx, const struct ns_txn *t)
+void ns_report_programs_on_txn(void *ctx, const struct ns_txn *t)
 {
-    struct programs *p = ctx;
+    struct ns_report_programs *p = ctx;
     if (p->next) p->next(p->next_ctx, t);
     /* NFS (and its callbacks) have the Operations table; orphan replies have
      * no program. */
@@ -57,7 +56,7 @@ static int cmp_row(const void *x, const void *y)
     return a->proc < b->proc ? -1 : a->proc > b->proc;
 }
 
-void programs_sort(struct programs *p)
+void programs_sort(struct ns_report_programs *p)
 {
     if (p->n) qsort(p->rows, p->n, sizeof *p->rows, cmp_row);
 }

@@ -1,5 +1,5 @@
-/* Narrowing after decoding (see cli_filter.h). */
-#include "cli_filter.h"
+/* Narrowing after decoding (nfsscope/report.h, report_filter.h). */
+#include "report_filter.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -12,7 +12,7 @@
 
 #define KEPT_IDS 256 /* sessions and clients remembered as matched; more are counted */
 
-struct filter {
+struct ns_report_filter {
     ns_analyzer *a;
     ns_txn_fn next;
     void *next_ctx;
@@ -22,7 +22,7 @@ struct filter {
     uint8_t session[NS_SESSIONID_LEN];
     size_t session_len;               /* bytes of a prefix */
     uint64_t clientid;
-    struct filter_time from, to;
+    struct ns_report_time from, to;
     char desc[512];
     uint64_t seen, matched;
     struct ns_stats st;
@@ -70,7 +70,7 @@ static bool parse_addr(const char *s, struct ns_addr *out, uint16_t *port)
     return true;
 }
 
-bool filter_parse_addr(const char *s, bool with_port, char *err, size_t errlen)
+bool ns_report_parse_addr(const char *s, bool with_port, char *err, size_t errlen)
 {
     struct ns_addr a;
     uint16_t port;
@@ -91,7 +91,7 @@ static size_t parse_hex(const char *s, uint8_t *out, size_t max)
     return n / 2;
 }
 
-bool filter_parse_hex(const char *s, size_t min_digits, size_t max_digits, char *err, size_t errlen)
+bool ns_report_parse_hex(const char *s, size_t min_digits, size_t max_digits, char *err, size_t errlen)
 {
     uint8_t b[32];
     size_t n = strlen(s);
@@ -102,13 +102,13 @@ bool filter_parse_hex(const char *s, size_t min_digits, size_t max_digits, char 
 }
 
 /* "12.5" or "+12.5": seconds; "2026-12-02 10:00:01[.5]" (or with T); "10:00:01[.5]". */
-bool filter_parse_time(const char *s, struct filter_time *t, char *err, size_t errlen)
+bool ns_report_parse_time(const char *s, struct ns_report_time *t, char *err, size_t errlen)
 {
     char *end;
     const char *num = s[0] == '+' ? s + 1 : s;
     double sec = strtod(num, &end);
     if (end != num && !*end && sec >= 0 && sec < 1e9 && isdigit((unsigned char)num[0])) {
-        *t = (struct filter_time){FILTER_TIME_RELATIVE, (int64_t)(sec * 1e9 + 0.5)};
+        *t = (struct ns_report_time){NS_REPORT_TIME_RELATIVE, (int64_t)(sec * 1e9 + 0.5)};
         return true;
     }
     int y, mo, d, h, mi, n = 0;
@@ -123,12 +123,12 @@ bool filter_parse_time(const char *s, struct filter_time *t, char *err, size_t e
         tm.tm_hour = h;
         tm.tm_min = mi;
         time_t base = timegm(&tm);
-        *t = (struct filter_time){FILTER_TIME_ABSOLUTE, (int64_t)base * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
+        *t = (struct ns_report_time){NS_REPORT_TIME_ABSOLUTE, (int64_t)base * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
     n = 0;
     if (sscanf(s, "%d:%d:%lf%n", &h, &mi, &secs, &n) == 3 && !s[n] && h >= 0 && h < 24 && mi >= 0 && mi < 60 && secs >= 0 && secs < 61) {
-        *t = (struct filter_time){FILTER_TIME_OF_DAY, ((int64_t)h * 3600 + mi * 60) * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
+        *t = (struct ns_report_time){NS_REPORT_TIME_OF_DAY, ((int64_t)h * 3600 + mi * 60) * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
     snprintf(err, errlen, "expected seconds from the capture's start (12.5, +12.5), a UTC time "
@@ -138,14 +138,17 @@ bool filter_parse_time(const char *s, struct filter_time *t, char *err, size_t e
 
 /* ---- the filter ---- */
 
-struct filter *filter_new(const struct filter_spec *spec, ns_analyzer *a, bool *oom)
+ns_report_filter *ns_report_filter_new(const struct ns_report_narrow *spec, ns_analyzer *a, ns_txn_fn next,
+                                       void *next_ctx, bool *oom)
 {
     *oom = false;
     if (!spec->client && !spec->server && !spec->session && !spec->clientid && !spec->from.kind && !spec->to.kind)
         return NULL;
-    struct filter *f = calloc(1, sizeof *f);
+    struct ns_report_filter *f = calloc(1, sizeof *f);
     if (!f) { *oom = true; return NULL; }
     f->a = a;
+    f->next = next;
+    f->next_ctx = next_ctx;
     size_t used = 0;
 #define DESC(...) used += (size_t)snprintf(f->desc + used, used < sizeof f->desc ? sizeof f->desc - used : 0, __VA_ARGS__)
     if (spec->client) { f->has_client = parse_addr(spec->client, &f->client, NULL); DESC("%sclient %s", used ? ", " : "", spec->client); }
@@ -165,7 +168,7 @@ struct filter *filter_new(const struct filter_spec *spec, ns_analyzer *a, bool *
     return f;
 }
 
-void filter_free(struct filter *f)
+void ns_report_filter_free(ns_report_filter *f)
 {
     if (!f) return;
     ns_stats_free_ops(&f->st);
@@ -173,24 +176,18 @@ void filter_free(struct filter *f)
     free(f);
 }
 
-void filter_chain(struct filter *f, ns_txn_fn next, void *next_ctx)
-{
-    f->next = next;
-    f->next_ctx = next_ctx;
-}
+const char *filter_describe(const struct ns_report_filter *f) { return f->desc; }
+uint64_t filter_matched(const struct ns_report_filter *f) { return f->matched; }
+uint64_t filter_seen(const struct ns_report_filter *f) { return f->seen; }
+const struct ns_stats *filter_stats(const struct ns_report_filter *f) { return &f->st; }
 
-const char *filter_describe(const struct filter *f) { return f->desc; }
-uint64_t filter_matched(const struct filter *f) { return f->matched; }
-uint64_t filter_seen(const struct filter *f) { return f->seen; }
-const struct ns_stats *filter_stats(const struct filter *f) { return &f->st; }
-
-static int64_t resolve(const struct filter *f, const struct filter_time *t)
+static int64_t resolve(const struct ns_report_filter *f, const struct ns_report_time *t)
 {
     int64_t start = ns_analyzer_stats(f->a)->first_ts_ns;
     switch (t->kind) {
-    case FILTER_TIME_RELATIVE: return start + t->ns;
-    case FILTER_TIME_ABSOLUTE: return t->ns;
-    case FILTER_TIME_OF_DAY: {
+    case NS_REPORT_TIME_RELATIVE: return start + t->ns;
+    case NS_REPORT_TIME_ABSOLUTE: return t->ns;
+    case NS_REPORT_TIME_OF_DAY: {
         int64_t day = 86400ll * 1000000000;
         return start - ((start % day) + day) % day + t->ns;
     }
@@ -198,7 +195,7 @@ static int64_t resolve(const struct filter *f, const struct filter_time *t)
     }
 }
 
-bool filter_window(const struct filter *f, int64_t *from_ns, int64_t *to_ns)
+bool filter_window(const struct ns_report_filter *f, int64_t *from_ns, int64_t *to_ns)
 {
     if (!f || (!f->from.kind && !f->to.kind)) return false;
     *from_ns = f->from.kind ? resolve(f, &f->from) : INT64_MIN;
@@ -224,7 +221,7 @@ static const uint8_t *txn_session(const struct ns_txn *t)
 }
 
 /* The client ID a transaction belongs to, if it can be told. */
-static bool txn_clientid(struct filter *f, const struct ns_txn *t, uint64_t *out)
+static bool txn_clientid(struct ns_report_filter *f, const struct ns_txn *t, uint64_t *out)
 {
     const uint8_t *sid = txn_session(t);
     if (sid) {
@@ -242,7 +239,7 @@ static bool txn_clientid(struct filter *f, const struct ns_txn *t, uint64_t *out
     return false;
 }
 
-static bool matches(struct filter *f, const struct ns_txn *t)
+static bool matches(struct ns_report_filter *f, const struct ns_txn *t)
 {
     const struct ns_conn *c = ns_analyzer_conn(f->a, t->conn_id);
     if (f->has_client && (!c || !addr_eq(&c->client.addr, &f->client))) return false;
@@ -264,7 +261,7 @@ static bool matches(struct filter *f, const struct ns_txn *t)
     return true;
 }
 
-static void remember(struct filter *f, const struct ns_txn *t)
+static void remember(struct ns_report_filter *f, const struct ns_txn *t)
 {
     size_t byte = t->conn_id / 8;
     if (byte >= f->conns_bytes) {
@@ -298,7 +295,7 @@ static void remember(struct filter *f, const struct ns_txn *t)
 }
 
 /* The analyzer's counting rules (RPC stage), applied to one transaction. */
-static void count(struct filter *f, const struct ns_txn *t)
+static void count(struct ns_report_filter *f, const struct ns_txn *t)
 {
     struct ns_stats *st = &f->st;
     if (t->call_frame && !t->late_reply) { /* a late reply's call was counted when it was evicted */
@@ -321,9 +318,9 @@ static void count(struct filter *f, const struct ns_txn *t)
     ns_stats_add_txn_ops(st, t); /* operations and statuses: the core's own rules */
 }
 
-void filter_on_txn(void *ctx, const struct ns_txn *t)
+void ns_report_filter_on_txn(void *ctx, const struct ns_txn *t)
 {
-    struct filter *f = ctx;
+    struct ns_report_filter *f = ctx;
     f->seen++;
     if (!matches(f, t)) return;
     f->matched++;
@@ -334,13 +331,13 @@ void filter_on_txn(void *ctx, const struct ns_txn *t)
 
 /* ---- what the report lists ---- */
 
-bool filter_shows_conn(const struct filter *f, uint32_t id)
+bool filter_shows_conn(const struct ns_report_filter *f, uint32_t id)
 {
     if (!f) return true;
     return id / 8 < f->conns_bytes && (f->conns[id / 8] >> (id % 8) & 1);
 }
 
-bool filter_shows_session(const struct filter *f, const uint8_t *sid, bool has_client, uint64_t clientid)
+bool filter_shows_session(const struct ns_report_filter *f, const uint8_t *sid, bool has_client, uint64_t clientid)
 {
     if (!f) return true;
     if (f->has_session) return memcmp(sid, f->session, f->session_len) == 0;
@@ -351,7 +348,7 @@ bool filter_shows_session(const struct filter *f, const uint8_t *sid, bool has_c
     return false;
 }
 
-bool filter_shows_client(const struct filter *f, uint64_t clientid)
+bool filter_shows_client(const struct ns_report_filter *f, uint64_t clientid)
 {
     if (!f) return true;
     if (f->has_clientid) return clientid == f->clientid;
@@ -361,7 +358,7 @@ bool filter_shows_client(const struct filter *f, uint64_t clientid)
     return false;
 }
 
-bool filter_shows_finding(const struct filter *f, const struct ns_finding *x)
+bool filter_shows_finding(const struct ns_report_filter *f, const struct ns_finding *x)
 {
     if (!f) return true;
     if (f->has_session && (!x->has_session || memcmp(x->sessionid, f->session, f->session_len) != 0)) return false;
@@ -383,7 +380,7 @@ bool filter_shows_finding(const struct filter *f, const struct ns_finding *x)
     return true;
 }
 
-bool filter_shows_udp_pair(const struct filter *f, const struct ns_udp_pair *p)
+bool filter_shows_udp_pair(const struct ns_report_filter *f, const struct ns_udp_pair *p)
 {
     if (!f) return true;
     if (f->has_session || f->has_clientid) return false; /* NFSv4.1 sessions do not run over UDP */

@@ -1,0 +1,46 @@
+/* What the report's files share (private to analyzer/report): the run's
+ * info as the printers read it, and the sections kept in files of their
+ * own. */
+#ifndef NFSSCOPE_REPORT_INT_H
+#define NFSSCOPE_REPORT_INT_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nfsscope/nfsscope.h"
+#include "nfsscope/report.h"
+#include "nfsscope/view.h"
+#include "report_filter.h"
+#include "report_programs.h"
+
+/* A caller's info read up to its .size, the rest zero (nfsscope/report.h). */
+void report_info_read(struct ns_report_info *out, const struct ns_report_info *in);
+
+/* Frames were lost before nfsscope saw them: counts are lower bounds. */
+static inline bool report_lossy(const struct ns_report_info *ri)
+{
+    return ri->counters && (ri->kernel_drops || ri->interface_drops);
+}
+
+/* Sections kept in their own files. The text ones print the heading of the
+ * section they are given. */
+/* lossy: frames were dropped; findings loss alone can raise say so. */
+/* flt: narrowing (NULL: everything); rows it leaves out are not printed and
+ * not counted in the section's heading. */
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy,
+                          const struct ns_report_filter *flt);
+void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct ns_report_filter *flt);
+void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
+                     const struct ns_report_filter *flt); /* report_udp.c */
+/* Incomplete datagrams of the UDP pairs where no datagram ever had more
+ * than one fragment captured: the later fragments were filtered out (a
+ * capture filter such as 'port 2049'), not lost. */
+uint64_t report_first_fragment_only(ns_analyzer *a);
+void report_udp_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt); /* udp[], udp_pairs[], udp_evicted */
+void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
+                         const struct ns_report_filter *flt); /* report_sessions.c */
+void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
+                          const struct ns_report_filter *flt);
+void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec);
+void report_sessions_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt); /* clients[], sessions[], read_plus */
+
+#endif
