@@ -9,7 +9,7 @@
 static int put(int y, int w, int attr, const char *s)
 {
     if (attr > 0) attron(attr);
-    mvaddnstr(y, 0, s, w);
+    text_put(y, 0, s, w);
     if (attr > 0) attroff(attr);
     return y + 1;
 }

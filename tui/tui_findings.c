@@ -72,14 +72,17 @@ static void fill(struct tui *t, const struct ns_finding **sorted, size_t n)
         r->key[4] = storm ? (double)storm->count : 0;
         ns_clock_str(storm && storm->last_ts_ns > f->last_ts_ns ? storm->last_ts_ns : f->last_ts_ns, r->cell[5],
                      TUI_CELL);
+        /* connections first: the session id is long and on a narrow
+         * screen it is the part cut */
         char where[160] = "", sid[40] = "";
-        if (f->has_session) ns_hex_str(f->sessionid, sizeof f->sessionid, sid, sizeof sid);
-        size_t w = (size_t)snprintf(where, sizeof where, "%s", sid);
+        size_t w = 0;
         for (uint8_t k = 0; k < f->nconns && w < sizeof where - 16; k++) {
             char cn[NS_CONN_NAME_LEN];
-            w += (size_t)snprintf(where + w, sizeof where - w, "%s%s", k ? "," : (w ? " " : ""),
+            w += (size_t)snprintf(where + w, sizeof where - w, "%s%s", k ? "," : "",
                                   ns_conn_name(f->conns[k], cn, sizeof cn));
         }
+        if (f->has_session) ns_hex_str(f->sessionid, sizeof f->sessionid, sid, sizeof sid);
+        snprintf(where + w, sizeof where - w, "%s%s", w && sid[0] ? " " : "", sid);
         cell_str(r, 6, where);
         r->sev = sev;
         row_match(r, "%s %s", f->kind, where);

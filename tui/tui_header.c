@@ -8,6 +8,32 @@
 #include "tui_int.h"
 
 static const char *const g_tabs[V_COUNT] = {"Sessions", "Connections", "Findings", "Operations", "Slots", "UDP"};
+/* what a narrow screen shows instead: still words a person reads */
+static const char *const g_short_tabs[V_COUNT] = {"Sess", "Conns", "Finds", "Ops", "Slots", "UDP"};
+static const char g_tab_end[] = " ? help  q quit";
+
+/* The views with their keys: the names when they fit, else short names,
+ * else the keys alone. */
+static void draw_tabs(struct tui *t, int y)
+{
+    const char *const *names[2] = {g_tabs, g_short_tabs};
+    int pick = 2;
+    for (int k = 1; k >= 0; k--) {
+        int need = (int)sizeof g_tab_end - 1;
+        for (int i = 0; i < V_COUNT; i++) need += 2 + (int)strlen(names[k][i]) + 1;
+        if (need <= t->cols) pick = k;
+    }
+    int x = 0;
+    for (int i = 0; i < V_COUNT && x < t->cols; i++) {
+        char tab[32];
+        if (pick < 2) snprintf(tab, sizeof tab, "%d %s", i + 1, names[pick][i]);
+        else snprintf(tab, sizeof tab, "%d", i + 1);
+        if (i == t->view) attron(A_REVERSE);
+        x += text_put(y, x, tab, t->cols - x) + 1;
+        if (i == t->view) attroff(A_REVERSE);
+    }
+    if (x < t->cols) text_put(y, x, g_tab_end, t->cols - x);
+}
 
 /* Findings by severity, highest first, each in its colour, from column x. */
 static void draw_severities(struct tui *t, int y, int x, const unsigned sev[4])
@@ -17,7 +43,7 @@ static void draw_severities(struct tui *t, int y, int x, const unsigned sev[4])
         char part[32];
         int n = snprintf(part, sizeof part, "%s %u%s", names[s], sev[s], s ? "  " : "");
         if (sev[s]) attron(term_sev_attr(s));
-        mvaddnstr(y, x, part, t->cols - x);
+        text_put(y, x, part, t->cols - x);
         if (sev[s]) attroff(term_sev_attr(s));
         x += n;
     }
@@ -50,7 +76,7 @@ static void draw_not_analysed(struct tui *t, int y, int x)
     else if (more) snprintf(text + len, sizeof text - (size_t)len, "%s+%d more", shown ? " " : "", more);
     bool lost = shown || more;
     if (lost) attron(term_sev_attr(1));
-    mvaddnstr(y, x, text, room);
+    text_put(y, x, text, room);
     if (lost) attroff(term_sev_attr(1));
 }
 
@@ -75,8 +101,10 @@ void draw_header(struct tui *t)
         char rest[96];
         int rl = snprintf(rest, sizeof rest, " %02lld:%02lld:%02lld%s", (long long)(e / 3600), (long long)(e / 60 % 60),
                           (long long)(e % 60), state);
+        char cut[256];
         int room = t->cols - 9 - rl - sevw - 2;
-        snprintf(line, sizeof line, "nfsscope %.*s%s", room > 4 ? room : 4, name, rest);
+        text_fit(cut, sizeof cut, name, room > 4 ? room : 4);
+        snprintf(line, sizeof line, "nfsscope %s%s", cut, rest);
     } else {
         /* a long path gives way from its start: the state at the end of
          * the line ("end of capture", "PAUSED") must stay on screen */
@@ -92,7 +120,7 @@ void draw_header(struct tui *t)
             snprintf(line, sizeof line, "nfsscope  %s ...%s%s", kind, t->source + sl - (size_t)(room - 3), rest);
     }
     attron(A_BOLD);
-    mvaddnstr(0, 0, line, t->cols);
+    text_put(0, 0, line, t->cols);
     attroff(A_BOLD);
 
     const struct meter *h = meter_find(&t->m_hdr, "hdr", 3, false);
@@ -112,7 +140,7 @@ void draw_header(struct tui *t)
                      narrow ? "frames/s %.0f calls/s %.0f MB/s %.2f drops %s conns %zu sessions %zu "
                             : "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
                      h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
-    mvaddnstr(1, 0, line, t->cols);
+    text_put(1, 0, line, t->cols);
     /* narrow: the severities end the first line instead */
     if (narrow) {
         draw_severities(t, 0, t->cols - sevw > 0 ? t->cols - sevw : 0, sev);
@@ -121,17 +149,7 @@ void draw_header(struct tui *t)
         draw_severities(t, 1, x, sev);
         draw_not_analysed(t, 1, x + sevw + 2);
     }
-    x = 0;
-    for (int i = 0; i < V_COUNT && x < t->cols; i++) {
-        /* short names when 80 columns cannot hold the long ones */
-        char tab[32];
-        int n = snprintf(tab, sizeof tab, t->cols < 100 ? "%d %.5s" : "%d %s", i + 1, g_tabs[i]);
-        if (i == t->view) attron(A_REVERSE);
-        mvaddnstr(2, x, tab, t->cols - x);
-        if (i == t->view) attroff(A_REVERSE);
-        x += n + 1;
-    }
-    if (x < t->cols) mvaddnstr(2, x, " ? help  q quit", t->cols - x);
+    draw_tabs(t, 2);
 }
 
 void draw_footer(struct tui *t)
@@ -144,7 +162,7 @@ void draw_footer(struct tui *t)
     else if (t->filter[0]) snprintf(line, sizeof line, "filter: %s   (/ Enter on nothing clears it)", t->filter);
     else snprintf(line, sizeof line, "arrows/jk move  Enter detail  Tab next  s sort  / filter  p pause");
     attron(term_dim_attr());
-    mvaddnstr(y, 0, line, t->cols);
+    text_put(y, 0, line, t->cols);
     attroff(term_dim_attr());
 }
 
@@ -168,5 +186,5 @@ void draw_help(struct tui *t)
         "any key: back",
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0] && (int)i + 3 < t->rows - 1; i++)
-        mvaddnstr(3 + (int)i, 2, lines[i], t->cols - 2);
+        text_put(3 + (int)i, 2, lines[i], t->cols - 2);
 }

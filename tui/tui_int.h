@@ -16,6 +16,15 @@ void term_close(void);
 int term_sev_attr(int sev);
 int term_dim_attr(void);
 
+/* ---- text within a width, cuts marked (tui_text.c) ---- */
+void text_set_utf8(bool on);   /* the terminal shows UTF-8: an ellipsis marks cuts, else "..." */
+int text_cols(const char *s);  /* columns s takes */
+/* s into buf (n bytes) within cols columns: whole, or its start and the
+ * mark of the cut; returns the columns taken. */
+int text_fit(char *buf, size_t n, const char *s, int cols);
+/* Draw s at (y, x) within cols columns, a cut marked; returns the columns taken. */
+int text_put(int y, int x, const char *s, int cols);
+
 /* ---- counters kept between looks, per row keyed by a stable id (tui_meter.c) ---- */
 #define METER_N 4
 #define METER_KEY 40

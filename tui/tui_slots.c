@@ -28,15 +28,15 @@ void view_slots(struct tui *t, int y, int h)
     size_t l = 0;
     while (line[l]) l++;
     if (s->has_requested) l += (size_t)snprintf(line + l, (size_t)n - l, " (asked %u)", s->fore_requested.maxrequests);
-    mvaddnstr(y, 0, line, t->cols);
+    text_put(y, 0, line, t->cols);
     l = (size_t)snprintf(line, sizeof line, "highest used %u", s->any_slot_used ? s->highest_slot_used : 0);
     if (s->has_seq_reply)
         l += (size_t)snprintf(line + l, sizeof line - l, "  server highest %u target %u", s->sr_highest_slotid,
                               s->target_highest_slotid);
     snprintf(line + l, sizeof line - l, "  busy now %u  max outstanding %u", ns_slots_busy(s), s->max_outstanding);
-    mvaddnstr(y + 1, 0, line, t->cols);
+    text_put(y + 1, 0, line, t->cols);
     attron(term_dim_attr());
-    mvaddnstr(y + 2, 0, "# busy  + used  . idle  ! above granted   one column a second, newest right", t->cols);
+    text_put(y + 2, 0, "# busy  + used  . idle  ! above granted   one column a second, newest right", t->cols);
     attroff(term_dim_attr());
     const struct session_extra *x = session_extra(t, s->sessionid, false);
     uint32_t slots = x ? x->hist_slots : 0;
@@ -60,7 +60,7 @@ void view_slots(struct tui *t, int y, int h)
         int attr = k >= s->granted_slots ? term_sev_attr(NS_SEV_WARNING) : (int)A_NORMAL;
         if (vs->top + i == vs->sel) attr |= A_REVERSE;
         attron(attr);
-        mvaddnstr(y + 3 + i, 0, line, t->cols);
+        text_put(y + 3 + i, 0, line, t->cols);
         attroff(attr);
     }
 }

@@ -109,37 +109,56 @@ static void fit(const struct tui_table *t, int w, bool show[TUI_COLS], int width
     }
 }
 
-static void put_cell(char *line, int *x, int w, const char *s, int width, bool left)
+/* A line being built: bytes, and the columns they take of w. */
+struct line { char b[1024]; size_t len; int x, w; };
+
+static void line_add(struct line *ln, const char *s, int cols)
+{
+    size_t l = strlen(s);
+    if (ln->len + l >= sizeof ln->b) return;
+    memcpy(ln->b + ln->len, s, l + 1);
+    ln->len += l;
+    ln->x += cols;
+}
+
+static void line_pad(struct line *ln, int n)
+{
+    for (; n > 0 && ln->len + 1 < sizeof ln->b; n--) ln->b[ln->len++] = ' ', ln->x++;
+    ln->b[ln->len] = 0;
+}
+
+/* One cell and the space after it: text cut with its mark, a number too
+ * wide shown as '#' rather than lie. */
+static void put_cell(struct line *ln, const char *s, int width, bool left)
 {
     char buf[TUI_CELL + 8];
-    int l = (int)strlen(s);
-    if (l > width) {
-        /* cut text keeps its start; a number too wide shows '#' rather than lie */
-        if (left) snprintf(buf, sizeof buf, "%.*s", width, s);
-        else { memset(buf, '#', (size_t)width); buf[width] = 0; }
-    } else snprintf(buf, sizeof buf, left ? "%-*s" : "%*s", width, s);
-    int n = snprintf(line + *x, (size_t)(w - *x + 1), "%s ", buf);
-    *x += n > w - *x ? w - *x : n;
+    int room = ln->w - ln->x, cw = width < room ? width : room, l;
+    if (room <= 0) return;
+    if (!left && text_cols(s) > cw) {
+        memset(buf, '#', (size_t)cw);
+        buf[l = cw] = 0;
+    } else l = text_fit(buf, sizeof buf, s, cw);
+    if (!left) line_pad(ln, cw - l);
+    line_add(ln, buf, l);
+    if (left) line_pad(ln, cw - l);
+    if (ln->x < ln->w) line_pad(ln, 1);
 }
 
 void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs)
 {
     bool show[TUI_COLS];
     int width[TUI_COLS];
-    char line[1024];
-    if (w > (int)sizeof line - 1) w = (int)sizeof line - 1;
+    struct line ln = {.w = w};
     if (h < 2) return;
     fit(t, w, show, width);
-    int x = 0;
-    line[0] = 0;
     for (int c = 0; c < t->ncols; c++) {
         if (!show[c]) continue;
         char title[TUI_CELL];
         snprintf(title, sizeof title, "%s%s", t->cols[c].title, vs->sort == c ? "*" : "");
-        put_cell(line, &x, w, title, width[c], t->cols[c].left);
+        put_cell(&ln, title, width[c], t->cols[c].left);
     }
     attron(A_BOLD);
-    mvaddnstr(y, 0, line, w);
+    mvaddstr(y, 0, ln.b);
     attroff(A_BOLD);
     int rows = h - 1;
     if (vs->sel < vs->top) vs->top = vs->sel;
@@ -149,17 +168,16 @@ void table_draw(const struct tui_table *t, int y, int h, int w, struct view_stat
     if (vs->top < 0) vs->top = 0;
     for (int i = 0; i < rows && (size_t)(vs->top + i) < t->nidx; i++) {
         const struct tui_row *r = &t->rows[t->idx[vs->top + i]];
-        x = 0;
-        line[0] = 0;
+        ln = (struct line){.w = w};
         for (int c = 0; c < t->ncols; c++)
-            if (show[c]) put_cell(line, &x, w, r->cell[c], width[c], t->cols[c].left);
+            if (show[c]) put_cell(&ln, r->cell[c], width[c], t->cols[c].left);
         int attr = r->sev >= 0 ? term_sev_attr(r->sev) : (int)A_NORMAL;
         if (vs->top + i == vs->sel) attr |= A_REVERSE;
         attron(attr);
-        mvaddnstr(y + 1 + i, 0, line, w);
+        mvaddstr(y + 1 + i, 0, ln.b);
         attroff(attr);
     }
-    if (!t->nidx) mvaddnstr(y + 1, 0, "(nothing yet)", w);
+    if (!t->nidx) text_put(y + 1, 0, "(nothing yet)", w);
 }
 
 void table_free(struct tui_table *t)
@@ -169,7 +187,12 @@ void table_free(struct tui_table *t)
     memset(t, 0, sizeof *t);
 }
 
-void cell_str(struct tui_row *r, int col, const char *s) { snprintf(r->cell[col], TUI_CELL, "%s", s); }
+void cell_str(struct tui_row *r, int col, const char *s)
+{
+    /* longer than a cell holds: cut here with its mark, as on the screen */
+    if (strlen(s) < TUI_CELL) snprintf(r->cell[col], TUI_CELL, "%s", s);
+    else text_fit(r->cell[col], TUI_CELL, s, TUI_CELL - 4);
+}
 
 void row_match(struct tui_row *r, const char *fmt, ...)
 {

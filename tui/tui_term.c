@@ -1,6 +1,8 @@
 /* The terminal: ncurses set up, colours or a monochrome fallback, and the
  * terminal given back on every way out, crashes and signals included. */
 #include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ static bool g_saved_ok, g_active, g_colors;
  * escape sequences that leave the screen are looked up in advance. */
 static char g_restore[256];
 static size_t g_restore_len;
+static char g_ctype[64];          /* the program's LC_CTYPE, given back on close */
 
 static void add_cap(const char *name)
 {
@@ -61,7 +64,18 @@ bool term_open(char *err, size_t errlen)
         return false;
     }
     g_saved_ok = tcgetattr(g_fd, &g_saved) == 0;
+    /* the terminal's character set (LANG, LC_*), for the screen only: the
+     * report printed after it is the same whatever the locale */
+    const char *ctype = setlocale(LC_CTYPE, NULL);
+    snprintf(g_ctype, sizeof g_ctype, "%s", ctype ? ctype : "C");
+    setlocale(LC_CTYPE, "");
+#ifdef NFSSCOPE_TUI_WIDE
+    text_set_utf8(!strcmp(nl_langinfo(CODESET), "UTF-8"));
+#else
+    text_set_utf8(false); /* narrow ncurses counts a byte a column */
+#endif
     if (!newterm(NULL, out, stdin)) {
+        setlocale(LC_CTYPE, g_ctype);
         snprintf(err, errlen, "cannot use the terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "unset");
         return false;
     }
@@ -98,6 +112,7 @@ void term_close(void)
 {
     if (!g_active) return;
     endwin();
+    setlocale(LC_CTYPE, g_ctype);
     g_active = false;
     if (g_tty) fclose(g_tty), g_tty = NULL;
     for (size_t i = 0; i < sizeof g_fatal / sizeof g_fatal[0]; i++) signal(g_fatal[i], SIG_DFL);

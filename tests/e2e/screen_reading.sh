@@ -94,6 +94,36 @@ filter)
   wait_for '^arrows/jk move'
   [ "$(rows | wc -l)" = 19 ] || fail "the filter was not cleared"
   ;;
+narrow)
+  # 80 columns: nothing is cut silently. seed-000's findings name their
+  # connections (findings.json, derived by hand); each row shows its whole
+  # list or marks the cut, with an ellipsis on a UTF-8 terminal and "..."
+  # on another; the tab bar keeps every view's key and a name to read.
+  # Columns are counted in characters (python), not bytes.
+  widest() { python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$work/pane"; }
+  lists=$(python3 -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if not f["kind"].endswith("_STORM"): print(f["kind"], ",".join(f["connections"]))' "$samples/seed-000-nconnect-misbind.findings.json")
+  for loc in C.UTF-8 C; do
+    mark=$([ $loc = C ] && echo '...' || echo '…')
+    envs="LC_ALL=$loc" open seed-000-nconnect-misbind 80 24
+    key 3
+    wait_for 'severity +kind'
+    [ "$(widest)" -le 80 ] || fail "LC_ALL=$loc: a line wider than 80 columns"
+    grep -qE '^1 (Sessions|Sess) 2 (Connections|Conns) 3 (Findings|Finds) 4 (Operations|Ops) 5 Slots 6 UDP( 7 [A-Z][a-z]+)?  \? help  q quit' "$work/pane" ||
+      fail "LC_ALL=$loc: tab bar not readable: $(sed -n 3p "$work/pane")"
+    while read -r kind conns; do
+      line=$(rows | grep -E "^[a-z]+ +$kind ") || fail "no row for $kind"
+      case $line in
+      *" $conns "* | *" $conns" | *"$mark") ;;
+      *) fail "LC_ALL=$loc: $kind's connections $conns neither shown whole nor marked cut: '$line'";;
+      esac
+    done <<< "$lists"
+    rows | grep -qF -- "$mark" || fail "LC_ALL=$loc: no cut marked with '$mark'"
+    [ $loc = C ] && rows | grep -q '…' && fail "an ellipsis on a terminal that is not UTF-8"
+    T kill-session -t s
+  done
+  ;;
 *)
   echo "unknown mode $mode"; exit 2;;
 esac
