@@ -4,6 +4,10 @@
 #   e2e.metrics.live           nfsscope -i lo --metrics: the endpoint under promtool and bad
 #                              requests, a real Prometheus scraping it, the series read back
 #                              through its HTTP API (metrics_live.py; root)
+#   e2e.metrics.hostile        nfsscope -i lo --metrics :PORT: Prometheus scrapes 127.0.0.1 and [::1]
+#                              without a failure while clients trickle requests, hold more
+#                              connections than the 8 slots, send 64 KiB headers, never read
+#                              (metrics_hostile.py; root; about 35 s)
 #   e2e.metrics.monitoring     monitoring/: promtool check rules and test rules on the alert
 #                              rules, the Grafana dashboard's queries name only metrics nfsscope writes
 # The series and the exposition fed synthetic events (tests/unit/output/test_series.c):
@@ -13,7 +17,8 @@ target_include_directories(test_series PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 target_link_libraries(test_series PRIVATE nfsscope_output)
 add_test(NAME unit.test_series COMMAND test_series)
 # The endpoint against in-process loopback clients: a full house of idle
-# clients, the deadline from accept, 431, split requests (test_http_metrics.c).
+# clients, the deadline from accept, 431, split requests, both families on
+# ":PORT", one render a second (test_http_metrics.c).
 add_executable(test_http_metrics ${PROJECT_SOURCE_DIR}/tests/unit/output/test_http_metrics.c)
 target_include_directories(test_http_metrics PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
 target_link_libraries(test_http_metrics PRIVATE nfsscope_output)
@@ -32,6 +37,8 @@ foreach(_s seed-000-nconnect-misbind seed-001-read-plus seed-002-slots-64-grante
 endforeach()
 add_test(NAME e2e.metrics.live COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/metrics_live.py $<TARGET_FILE:nfsscope>)
 set_tests_properties(e2e.metrics.live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;metrics" RUN_SERIAL TRUE)
+add_test(NAME e2e.metrics.hostile COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/metrics_hostile.py $<TARGET_FILE:nfsscope>)
+set_tests_properties(e2e.metrics.hostile PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;metrics" RUN_SERIAL TRUE)
 add_test(NAME e2e.metrics.monitoring
          COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/monitoring_check.py $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}
                  ${CMAKE_BINARY_DIR}/metrics-test)

@@ -9,7 +9,7 @@ script sends exactly CALLS RPC NULL calls (NFSv3) over UDP to 127.0.0.1:2049
 (nobody answers: loopback only), then checks
   - the endpoint: the calls counted, `promtool check metrics` passes;
     404 for another path, 405 for another method, 431 for an oversized
-    request, a silent client closed after the idle timeout, and a scrape
+    request, a silent client closed at the deadline (5 s after accept), and a scrape
     served while that silent client holds its connection;
   - Prometheus (Debian package, scrape interval 1 s) scrapes it: `up` is 1
     and nfsscope_rpc_calls_total{op="NULL"} reads CALLS through its HTTP API;
@@ -31,7 +31,7 @@ import urllib.parse
 import urllib.request
 
 CALLS = 20
-IDLE_S = 5  # METRICS_HTTP_IDLE_MS
+IDLE_S = 5  # METRICS_HTTP_DEADLINE_MS (from accept)
 
 
 def fail(msg):
