@@ -69,6 +69,20 @@ static bool config_ok(const struct ns_config *in, struct ns_config *out, char *e
     return true;
 }
 
+/* The key of the tables' hashes (ns_config.hash_seed), else one made from
+ * where this analyzer's memory and the library's code lie: address space
+ * layout randomisation makes it differ from run to run with no system call
+ * (the core does no I/O). Results never depend on it. */
+static uint64_t hash_seed(const struct ns_analyzer *a)
+{
+    if (a->cfg.hash_seed) return a->cfg.hash_seed;
+    uint64_t h = (uint64_t)(uintptr_t)a ^ ((uint64_t)(uintptr_t)&hash_seed << 32) ^ (uint64_t)(uintptr_t)a->flows;
+    h ^= h >> 31;
+    h *= 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
 ns_analyzer *analyzer_new_tuned(const struct ns_config *cfg, const struct analyzer_tuning *t, char *err,
                                 size_t errlen)
 {
@@ -98,6 +112,9 @@ ns_analyzer *analyzer_new_tuned(const struct ns_config *cfg, const struct analyz
         ns_analyzer_free(a);
         return NULL;
     }
+    uint64_t seed = hash_seed(a);
+    flow_table_set_seed(a->flows, seed);
+    rpc_stage_set_hash_seed(a->rpc, seed);
     return a;
 }
 

@@ -73,6 +73,8 @@ struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const st
     return r;
 }
 
+void rpc_stage_set_hash_seed(struct rpc_stage *r, uint64_t seed) { txn_table_set_seed(r->txns, seed); }
+
 void rpc_stage_free(struct rpc_stage *r)
 {
     if (!r) return;

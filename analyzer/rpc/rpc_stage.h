@@ -40,6 +40,9 @@ struct rpc_stage;
 
 /* NULL when out of memory. st: counters the stage adds to (not owned).
  * call_timeout_ns: unanswered calls are given up after this. */
+/* The key of the outstanding-call hash (ns_config.hash_seed); before the
+ * first message. */
+void rpc_stage_set_hash_seed(struct rpc_stage *r, uint64_t seed);
 struct rpc_stage *rpc_stage_new(struct memcap *mc, struct ns_stats *st, const struct rpc_sink *sink,
                                 int64_t call_timeout_ns);
 void rpc_stage_free(struct rpc_stage *r);

@@ -51,6 +51,7 @@ struct txn_table {
     uint32_t ntombs, tomb_pos, tombs_live;
     uint64_t tombs_dropped;
     bool tombs_refused;
+    uint64_t seed;         /* keys hash(): txn_table_set_seed */
 };
 
 #define CHUNK 16u /* entries per allocation: small, so a small --memcap still fits one */
@@ -61,9 +62,13 @@ static inline struct entry *at(struct txn_table *t, uint32_t i)
     return &t->chunks[(i - 1) / CHUNK][(i - 1) % CHUNK];
 }
 
-static uint32_t hash(uint64_t scope, uint32_t xid)
+/* XIDs are the client's to choose: the table's secret keys the hash so
+ * that which calls share a chain cannot be known from outside. */
+static uint32_t hash(const struct txn_table *t, uint64_t scope, uint32_t xid)
 {
-    uint64_t h = (scope ^ ((uint64_t)xid << 17 | xid)) * 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (scope ^ t->seed ^ ((uint64_t)xid << 17 | xid)) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
     return (uint32_t)(h >> 32);
 }
 
@@ -82,6 +87,11 @@ struct txn_table *txn_table_new(struct memcap *mc, txn_done_fn fn, void *ctx)
     if (!t->bucket) { free(t); return NULL; }
     memcap_take(mc, MEM_PENDING, t->nbuckets * sizeof *t->bucket);
     return t;
+}
+
+void txn_table_set_seed(struct txn_table *t, uint64_t seed)
+{
+    if (!t->live && !t->tombs_live) t->seed = seed; /* chains already built keep their key */
 }
 
 void txn_table_set_call_order(struct txn_table *t, bool call_order)
@@ -114,7 +124,7 @@ static void rehash(struct txn_table *t)
     for (uint32_t i = 1; i <= t->used; i++) {
         struct entry *e = at(t, i);
         if (!e->hashed) continue;
-        uint32_t h = hash(e->scope, e->slot.txn.xid) & (nb - 1);
+        uint32_t h = hash(t, e->scope, e->slot.txn.xid) & (nb - 1);
         e->hnext = b[h];
         b[h] = i;
     }
@@ -128,7 +138,7 @@ static void unhash(struct txn_table *t, uint32_t i)
 {
     struct entry *e = at(t, i);
     if (!e->hashed) return;
-    uint32_t *pp = &t->bucket[hash(e->scope, e->slot.txn.xid) & (t->nbuckets - 1)];
+    uint32_t *pp = &t->bucket[hash(t, e->scope, e->slot.txn.xid) & (t->nbuckets - 1)];
     while (*pp && *pp != i) pp = &at(t, *pp)->hnext;
     if (*pp) *pp = e->hnext;
     e->hashed = false;
@@ -291,7 +301,7 @@ static struct entry *new_entry(struct txn_table *t, int64_t now_ns)
 
 static uint32_t *tomb_chain(struct txn_table *t, uint64_t scope, uint32_t xid)
 {
-    return &t->tomb_bucket[hash(scope, xid) & (t->ntombs - 1)];
+    return &t->tomb_bucket[hash(t, scope, xid) & (t->ntombs - 1)];
 }
 
 static void tomb_unlink(struct txn_table *t, uint32_t k) /* k: index + 1 */
@@ -379,7 +389,7 @@ uint64_t txn_tombs_dropped(const struct txn_table *t) { return t->tombs_dropped;
 
 struct ns_txn *txn_find(struct txn_table *t, uint64_t scope, uint32_t xid)
 {
-    for (uint32_t i = t->bucket[hash(scope, xid) & (t->nbuckets - 1)]; i; i = at(t, i)->hnext) {
+    for (uint32_t i = t->bucket[hash(t, scope, xid) & (t->nbuckets - 1)]; i; i = at(t, i)->hnext) {
         struct entry *e = at(t, i);
         if (e->scope == scope && e->slot.txn.xid == xid) return &e->slot.txn;
     }
@@ -398,7 +408,7 @@ struct ns_txn *txn_new_call(struct txn_table *t, uint64_t scope, uint32_t xid, i
     e->scope = scope;
     e->slot.txn.xid = xid;
     if (t->live > t->nbuckets * 2) rehash(t);
-    uint32_t h = hash(scope, xid) & (t->nbuckets - 1);
+    uint32_t h = hash(t, scope, xid) & (t->nbuckets - 1);
     e->hnext = t->bucket[h];
     t->bucket[h] = i;
     e->hashed = true;

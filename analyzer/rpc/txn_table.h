@@ -35,6 +35,9 @@ struct txn_table *txn_table_new(struct memcap *mc, txn_done_fn fn, void *ctx);
 void txn_table_free(struct txn_table *t);
 /* Queue finished transactions for call order (before the first call). */
 void txn_table_set_call_order(struct txn_table *t, bool call_order);
+/* The secret the XID hash starts from (ns_config.hash_seed); set before the
+ * first call, ignored after. */
+void txn_table_set_seed(struct txn_table *t, uint64_t seed);
 /* The outstanding call with this key, or NULL. */
 struct ns_txn *txn_find(struct txn_table *t, uint64_t scope, uint32_t xid);
 /* A new outstanding call (zeroed except its key fields), or NULL when even

@@ -20,20 +20,32 @@ struct flow_table {
     uint32_t last_hit;      /* consecutive packets mostly belong to one flow */
     uint32_t hand;          /* housekeeping position in the pool */
     uint64_t evictions;
+    uint64_t seed;          /* keys hash_key: flow_table_set_seed */
 };
 
-static uint64_t hash_key(const struct flow_key *k)
+static uint64_t hash_key(const struct flow_table *t, const struct flow_key *k)
 {
-    /* The key is 40 bytes with no holes: mix it as five words. */
+    /* The key is 40 bytes with no holes: mix it as five words, starting
+     * from the table's secret so that which keys collide cannot be known
+     * from outside (as Suricata seeds its flow hash). */
     _Static_assert(sizeof(struct flow_key) == 40, "flow_key must be 40 bytes");
     uint64_t w[5];
     memcpy(w, k, sizeof w);
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ t->seed;
     for (int i = 0; i < 5; i++) {
         h ^= w[i];
         h *= 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
+    /* MurmurHash3's finalizer: without it a change in the top bytes of the
+     * last word (IPv6 clients numbered in their last bytes, fd01::1 to
+     * fd01::fa0) never reached the low bits, and 4,000 such flows shared
+     * one bucket */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
     return h;
 }
 
@@ -112,7 +124,7 @@ static void lru_append(struct flow_table *t, uint32_t i)
 static void unhash(struct flow_table *t, uint32_t i)
 {
     struct flow *f = at(t, i);
-    uint32_t *pp = &t->bucket[hash_key(&f->key) & (t->nbuckets - 1)];
+    uint32_t *pp = &t->bucket[hash_key(t, &f->key) & (t->nbuckets - 1)];
     while (*pp && *pp != i) pp = &at(t, *pp)->hnext;
     if (*pp) *pp = f->hnext;
 }
@@ -158,7 +170,7 @@ static void rehash(struct flow_table *t)
     for (uint32_t i = 1; i <= t->pool_used; i++) {
         struct flow *f = at(t, i);
         if (!f->in_use) continue;
-        uint32_t h = hash_key(&f->key) & (nb - 1);
+        uint32_t h = hash_key(t, &f->key) & (nb - 1);
         f->hnext = b[h];
         b[h] = i;
     }
@@ -189,7 +201,7 @@ static uint32_t alloc_slot(struct flow_table *t)
 
 struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts)
 {
-    uint32_t h = hash_key(k) & (t->nbuckets - 1);
+    uint32_t h = hash_key(t, k) & (t->nbuckets - 1);
     for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
         struct flow *f = at(t, i);
         if (memcmp(&f->key, k, sizeof *k) == 0) {
@@ -234,7 +246,7 @@ struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t
             return f;
         }
     }
-    uint32_t h = hash_key(k) & (t->nbuckets - 1);
+    uint32_t h = hash_key(t, k) & (t->nbuckets - 1);
     for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
         struct flow *f = at(t, i);
         if (memcmp(&f->key, k, sizeof *k) == 0) {
@@ -252,7 +264,7 @@ struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t
     }
     if (t->count + 1 > t->nbuckets * 2) {
         rehash(t);
-        h = hash_key(k) & (t->nbuckets - 1);
+        h = hash_key(t, k) & (t->nbuckets - 1);
     }
     struct flow *f = at(t, i);
     memset(f, 0, sizeof *f);
@@ -275,4 +287,20 @@ void flow_foreach(struct flow_table *t, void (*fn)(void *ctx, struct flow *f), v
 }
 
 uint64_t flow_evictions(const struct flow_table *t) { return t->evictions; }
+
+uint32_t flow_longest_chain(const struct flow_table *t)
+{
+    uint32_t longest = 0;
+    for (uint32_t b = 0; b < t->nbuckets; b++) {
+        uint32_t n = 0;
+        for (uint32_t i = t->bucket[b]; i; i = t->pool[i - 1].hnext) n++;
+        if (n > longest) longest = n;
+    }
+    return longest;
+}
+
+void flow_table_set_seed(struct flow_table *t, uint64_t seed)
+{
+    if (!t->count) t->seed = seed; /* chains already built keep their key */
+}
 uint32_t flow_count(const struct flow_table *t) { return t->count; }

@@ -47,6 +47,12 @@ typedef void (*flow_evict_fn)(void *ctx, struct flow *f);
 struct flow_table *flow_table_new(struct memcap *mc, uint32_t nbuckets, uint32_t first_slots, flow_evict_fn on_evict,
                                   void *ctx);
 void flow_table_free(struct flow_table *t);
+/* The secret the bucket hash starts from (ns_config.hash_seed); set before
+ * the first flow, ignored after. */
+void flow_table_set_seed(struct flow_table *t, uint64_t seed);
+/* Flows in the longest bucket chain (a walk of every bucket: for tests and
+ * diagnostics, not per frame). */
+uint32_t flow_longest_chain(const struct flow_table *t);
 /* Build the canonical key; *side is the index of the sender (0 or 1). */
 void flow_key_make(struct flow_key *k, uint8_t proto, const struct ns_addr *src, uint16_t sport,
                    const struct ns_addr *dst, uint16_t dport, int *side);

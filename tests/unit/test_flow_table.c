@@ -81,8 +81,37 @@ static void test_small_same_as_default(uint64_t mc_bytes, bool evicts)
     CHECK(evicts ? e0 > 0 : e0 == 0);
 }
 
+/* Keys that differ only where an IPv6 client's number is (the last bytes of
+ * its address) spread over the buckets under any key, the zero key
+ * included: before the hash's finalizer, fd01::1 to fd01::fa0 shared one
+ * chain. */
+static void test_ipv6_spread(uint64_t seed)
+{
+    struct memcap mc;
+    memcap_init(&mc, 64u << 20);
+    struct flow_table *t = flow_table_new(&mc, 0, 0, on_evict, NULL);
+    CHECK(t != NULL);
+    if (!t) return;
+    flow_table_set_seed(t, seed);
+    struct ns_addr srv = {6, {0xfd, 0, [15] = 1}};
+    bool created;
+    for (uint32_t n = 1; n <= 4000; n++) {
+        struct ns_addr cl = {6, {0xfd, 1, [12] = (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n}};
+        struct flow_key k;
+        int side;
+        flow_key_make(&k, 6, &cl, 40000, &srv, 2049, &side);
+        CHECK(flow_lookup(t, &k, n, &created) && created);
+    }
+    CHECK_EQ_U(flow_count(t), 4000);
+    uint32_t longest = flow_longest_chain(t);
+    if (longest > 12) CHECK_EQ_U(longest, 12); /* 4,000 flows in at least 2,048 buckets */
+    flow_table_free(t);
+}
+
 int main(void)
 {
+    test_ipv6_spread(0);
+    test_ipv6_spread(0x5eed5eed5eed5eedULL);
     test_small_same_as_default(64u << 20, false); /* room for all: grown from 4 slots and 16 buckets */
     test_small_same_as_default(1u << 20, true); /* the cap stops the pool: the same flows evicted */
     return check_done("test_flow_table");

@@ -49,7 +49,7 @@ typedef struct ns_analyzer ns_analyzer;
  * tests/api/frontend_compat.c holds the library to this: a front end built
  * against version 4's headers (kept in tests/api/v4/) must read the same
  * results as the same source built against these. */
-#define NS_API_VERSION 6 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...); 6: a range of versions served (NS_API_OLDEST), ns_api_version */
+#define NS_API_VERSION 6 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...); 6: a range of versions served (NS_API_OLDEST), ns_api_version, ns_config.hash_seed */
 #define NS_API_OLDEST 4 /* version 3 moved fields of ns_txn (the COMPOUND operation lists) */
 
 enum ns_txn_order {
@@ -76,6 +76,13 @@ struct ns_config {
      * as long as it lasts; a flow elsewhere is given up after more than the
      * longest record's bytes without one (ns_stats.tcp_flows_not_rpc). */
     uint16_t rpc_ports[16];
+    /* API version 6: the key of the hashes that index tables by wire values
+     * (flows by addresses and ports, outstanding calls by XID), so that
+     * crafted traffic cannot choose which entries share a chain. 0: a key
+     * made for each analyzer from where its memory lies (address
+     * randomisation), different from run to run. Results never depend on
+     * it, only speed; set one to time runs that must repeat exactly. */
+    uint64_t hash_seed;
 };
 #define NS_CONFIG_INIT {.size = sizeof(struct ns_config), .api_version = NS_API_VERSION}
 
