@@ -12,6 +12,7 @@ static void on_event(void *ctx, const struct ns_event *ev)
 {
     struct tui *t = ctx;
     if (t->pass_fn) t->pass_fn(t->pass_ctx, ev);
+    clients_on_event(t, ev);
     if (ev->kind != NS_EV_REPLY || !ev->txn || ev->backchannel) return;
     /* the session from the event's slot facts, else from the call's SEQUENCE
      * (the core does not fill has_slot on every reply yet) */
@@ -51,6 +52,7 @@ void tui_close(struct tui *t)
     meters_free(&t->m_udp);
     meters_free(&t->m_find);
     meters_free(&t->m_hdr);
+    meters_free(&t->m_client);
     table_free(&t->table);
     free(t);
 }
@@ -66,12 +68,14 @@ static void roll(struct tui *t)
     roll_sessions(t);
     roll_others(t);
     roll_findings(t);
+    roll_clients(t);
 }
 
 static void draw(struct tui *t)
 {
     erase();
     getmaxyx(stdscr, t->rows, t->cols);
+    if (!t->view_chosen) t->view = view_most_useful(t);
     draw_header(t);
     int y = 3, h = t->rows - 4;
     if (h < 2) { refresh(); return; }
@@ -83,9 +87,11 @@ static void draw(struct tui *t)
         if (t->view == V_SESSIONS) view_sessions(t);
         else if (t->view == V_CONNS) view_conns(t);
         else if (t->view == V_OPS) view_ops(t);
+        else if (t->view == V_CLIENTS) view_clients(t);
         else view_udp(t);
         table_finish(&t->table, t->filter, &t->vs[t->view]);
-        table_draw(&t->table, y, h, t->cols, &t->vs[t->view]);
+        char empty[160];
+        table_draw(&t->table, y, h, t->cols, &t->vs[t->view], view_empty(t, empty, sizeof empty));
         if (t->view == V_SESSIONS) {
             const struct tui_row *r = table_selected(&t->table, &t->vs[V_SESSIONS]);
             if (r) { memcpy(t->sel_session, r->id, sizeof t->sel_session); t->has_sel_session = true; }
@@ -152,12 +158,14 @@ enum tui_action tui_keys(struct tui *t)
         if (t->prompt) { prompt_key(t, ch); continue; }
         if (t->help) { t->help = false; if (ch != 'q') continue; }
         if (ch == 'q') return TUI_QUIT;
+        /* a view the user has looked into stays (the most useful one is picked only until then) */
+        if (ch != 'p' && ch != '?' && ch != '/') t->view_chosen = true;
         if (t->detail && (ch == 27 || ch == KEY_BACKSPACE || ch == 127 || ch == '\n' || ch == '\r' || ch == KEY_ENTER)) {
             t->detail = false;
             continue;
         }
         switch (ch) {
-        case '1': case '2': case '3': case '4': case '5': case '6':
+        case '1': case '2': case '3': case '4': case '5': case '6': case '7':
             t->view = ch - '1';
             t->detail = false;
             break;
@@ -174,8 +182,10 @@ enum tui_action tui_keys(struct tui *t)
             break;
         case 's': {
             struct view_state *vs = &t->vs[t->view];
-            /* natural order, then each column in turn */
-            vs->sort = vs->sort + 1 >= TUI_COLS || (t->table.ncols && vs->sort + 1 >= t->table.ncols) ? -1 : vs->sort + 1;
+            /* natural order, then each column shown in turn */
+            int n = t->table.ncols ? t->table.ncols : TUI_COLS;
+            do vs->sort = vs->sort + 1 >= n ? -1 : vs->sort + 1;
+            while (vs->sort >= 0 && t->table.cols && t->table.cols[vs->sort].drop < 0);
             break;
         }
         case '/':

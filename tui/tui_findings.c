@@ -121,7 +121,8 @@ void view_findings(struct tui *t, int y, int h)
     struct view_state *vs = &t->vs[V_FINDINGS];
     table_finish(&t->table, t->filter, vs);
     int msg = h >= 16 ? 7 : h >= 10 ? 4 : 0;
-    table_draw(&t->table, y, h - msg, t->cols, vs);
+    char empty[160];
+    table_draw(&t->table, y, h - msg, t->cols, vs, view_empty(t, empty, sizeof empty));
     const struct tui_row *r = table_selected(&t->table, vs);
     if (!r || !msg) return;
     const struct ns_finding *f = g_shown[r->order], *storm = g_storm[r->order];

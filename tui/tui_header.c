@@ -7,9 +7,10 @@
 
 #include "tui_int.h"
 
-static const char *const g_tabs[V_COUNT] = {"Sessions", "Connections", "Findings", "Operations", "Slots", "UDP"};
+static const char *const g_tabs[V_COUNT] = {"Sessions", "Connections", "Findings", "Operations",
+                                             "Slots",    "UDP",         "Clients"};
 /* what a narrow screen shows instead: still words a person reads */
-static const char *const g_short_tabs[V_COUNT] = {"Sess", "Conns", "Finds", "Ops", "Slots", "UDP"};
+static const char *const g_short_tabs[V_COUNT] = {"Sess", "Conns", "Finds", "Ops", "Slots", "UDP", "Clients"};
 static const char g_tab_end[] = " ? help  q quit";
 
 /* The views with their keys: the names when they fit, else short names,
@@ -171,7 +172,7 @@ void draw_help(struct tui *t)
     static const char *const lines[] = {
         "nfsscope live screen",
         "",
-        "1-6      views: Sessions, Connections, Findings, Operations, Slots, UDP",
+        "1-7      views: Sessions, Connections, Findings, Operations, Slots, UDP, Clients",
         "Tab      next view",
         "Up/Down  j/k  move the selection (PgUp/PgDn, Home/End)",
         "Enter    on a session: its detail (connections, slots, findings); Esc back",

@@ -44,13 +44,13 @@ void meter_roll(struct meter *e, const uint64_t *now, size_t n, int64_t dt);
 void meters_free(struct meters *m);
 
 /* ---- tables: rows, filter, sort, selection, drawing (tui_table.c) ---- */
-#define TUI_COLS 10
+#define TUI_COLS 12
 #define TUI_CELL 48
 struct tui_col {
     const char *title;
     int width;
     bool left;                  /* text: left-aligned, sorted ascending, may shrink */
-    int drop;                   /* on a narrow screen, higher drops first; 0 never */
+    int drop;                   /* on a narrow screen, higher drops first; 0 never; -1 not shown */
     bool ranked;                /* text sorted by its key, high first (severity: critical first) */
 };
 struct tui_row {
@@ -74,8 +74,9 @@ struct tui_table {
 void table_reset(struct tui_table *t, const struct tui_col *cols, int ncols);
 struct tui_row *table_add(struct tui_table *t); /* NULL when out of memory */
 void table_finish(struct tui_table *t, const char *filter, struct view_state *vs);
-/* Draw into rows y..y+h-1 of a w-column screen; the selection is kept visible. */
-void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs);
+/* Draw into rows y..y+h-1 of a w-column screen; the selection is kept
+ * visible; empty: what to say when no row is shown. */
+void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs, const char *empty);
 const struct tui_row *table_selected(const struct tui_table *t, const struct view_state *vs);
 void table_free(struct tui_table *t);
 /* Cell helpers */
@@ -87,7 +88,7 @@ void cell_str(struct tui_row *r, int col, const char *s);
 void row_match(struct tui_row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the screen's state ---- */
-enum { V_SESSIONS, V_CONNS, V_FINDINGS, V_OPS, V_SLOTS, V_UDP, V_COUNT };
+enum { V_SESSIONS, V_CONNS, V_FINDINGS, V_OPS, V_SLOTS, V_UDP, V_CLIENTS, V_COUNT };
 #define SLOT_SHOW 256           /* slots whose history is kept */
 #define SLOT_HIST 120           /* seconds of history */
 struct session_extra {          /* per session, keyed by session id */
@@ -97,18 +98,27 @@ struct session_extra {          /* per session, keyed by session id */
     int head, nhist;
     uint32_t hist_slots;        /* slots recorded */
 };
+struct conn_extra {             /* per connection, keyed by its id */
+    struct ns_latency lat;      /* replies */
+    uint64_t errors;            /* failed replies (NFS status not OK, RPC refused) */
+};
+struct client_extra {           /* per client address */
+    struct ns_latency lat;
+    uint64_t calls, errors;
+};
 struct tui {
     ns_analyzer *a;
     ns_event_fn pass_fn;        /* tui_pass_events */
     void *pass_ctx;
     int view;
+    bool view_chosen;           /* by a key; until then the screen picks the most useful */
     bool detail, help, paused, prompt;
     char filter[64], input[64];
     size_t ninput;
     struct view_state vs[V_COUNT], detail_vs;
     uint8_t sel_session[16];
     bool has_sel_session;
-    struct meters m_sess, m_conn, m_op, m_udp, m_find, m_hdr;
+    struct meters m_sess, m_conn, m_op, m_udp, m_find, m_hdr, m_client;
     int64_t prev_now;           /* packet time of the last roll (0: none) */
     int64_t dt;                 /* the interval the rates cover */
     struct tui_table table;
@@ -125,12 +135,22 @@ void view_sessions(struct tui *t);     /* tui_rows.c: fill t->table */
 void view_conns(struct tui *t);
 void view_ops(struct tui *t);
 void view_udp(struct tui *t);
+void view_clients(struct tui *t);      /* tui_clients.c */
+/* What an empty table says: nothing yet, none in this capture, or none
+ * matching the filter (tui_rows.c). */
+const char *view_empty(struct tui *t, char *buf, size_t n);
+/* The view to open on while the user has not chosen one (tui_rows.c). */
+int view_most_useful(struct tui *t);
 void view_findings(struct tui *t, int y, int h);  /* tui_findings.c: table and message */
 void view_slots(struct tui *t, int y, int h);     /* tui_slots.c */
 void view_detail(struct tui *t, int y, int h);    /* tui_detail.c */
 void roll_sessions(struct tui *t);     /* tui_rows.c: rates and slot history */
 void roll_others(struct tui *t);
 void roll_findings(struct tui *t);     /* tui_findings.c */
+void roll_clients(struct tui *t);      /* tui_clients.c */
+/* Per client and connection: calls, latency and failed replies from the events. */
+void clients_on_event(struct tui *t, const struct ns_event *ev);
+const struct conn_extra *conn_extra(struct tui *t, uint32_t id); /* NULL: no reply yet */
 /* The newest findings of one session (at most cap), newest first. */
 size_t session_findings(struct tui *t, const uint8_t *sid, const struct ns_finding **out, size_t cap);
 /* One character per enum ns_slot_use (tui_slots.c). */

@@ -81,10 +81,20 @@ void view_sessions(struct tui *t)
     }
 }
 
+/* at 80 columns: conn, client, bind (how a v4.1 connection was bound is
+ * what goes wrong with them), calls/s, p99, errors; server when it fits */
 static const struct tui_col g_conn_cols[] = {
-    {"conn", 5, true, 0, false}, {"tr", 3, true, 5, false}, {"client", 21, true, 2, false},
-    {"server", 21, true, 3, false}, {"session", 12, true, 4, false}, {"bind", 20, true, 0, false},
-    {"calls/s", 7, false, 0, false}, {"bytes/s", 8, false, 0, false}, {"share", 6, false, 0, false},
+    {"conn", 5, true, 0, false},     {"tr", 3, true, 8, false},       {"client", 21, true, 2, false},
+    {"server", 21, true, 4, false},  {"session", 12, true, 7, false}, {"bind", 20, true, 3, false},
+    {"calls/s", 7, false, 0, false}, {"p99", 7, false, 0, false},     {"errors", 6, false, 0, false},
+    {"bytes/s", 8, false, 6, false}, {"share", 6, false, 5, false},
+};
+/* without NFSv4.1 sessions the session, bind and share columns say nothing */
+static const struct tui_col g_conn_cols_nosess[] = {
+    {"conn", 5, true, 0, false},     {"tr", 3, true, 8, false},        {"client", 21, true, 2, false},
+    {"server", 21, true, 4, false},  {"session", 12, true, -1, false}, {"bind", 20, true, -1, false},
+    {"calls/s", 7, false, 0, false}, {"p99", 7, false, 0, false},      {"errors", 6, false, 0, false},
+    {"bytes/s", 8, false, 6, false}, {"share", 6, false, -1, false},
 };
 
 /* The session listing a connection, and the connection's entry in it. */
@@ -92,8 +102,8 @@ struct conn_owner { const struct ns_session_view *s; const struct ns_session_con
 
 void view_conns(struct tui *t)
 {
-    table_reset(&t->table, g_conn_cols, 9);
     size_t nc = ns_analyzer_conn_count(t->a), ns = ns_analyzer_session_count(t->a);
+    table_reset(&t->table, ns ? g_conn_cols : g_conn_cols_nosess, 11);
     struct conn_owner *own = calloc(nc + 1, sizeof *own);
     for (size_t i = 0; own && i < ns; i++) {
         const struct ns_session_view *s = ns_analyzer_session(t->a, i);
@@ -120,17 +130,21 @@ void view_conns(struct tui *t)
             struct ns_session_conn_totals tot;
             ns_session_conn_totals(o->s, &tot);
             double p = ns_percent((double)o->sc->calls, (double)tot.calls);
-            snprintf(r->cell[8], TUI_CELL, "%.0f%%", p);
-            r->key[8] = p;
+            snprintf(r->cell[10], TUI_CELL, "%.0f%%", p);
+            r->key[10] = p;
             if (o->sc->method == NS_BIND_NONE) r->sev = NS_SEV_ERROR;
         } else {
             cell_str(r, 5, "-");
-            cell_str(r, 8, "-");
+            cell_str(r, 10, "-");
         }
         cell_str(r, 4, sid);
         const struct meter *m = meter_find(&t->m_conn, &id, sizeof id, false);
+        const struct conn_extra *x = m ? m->extra : NULL;
         cell_rate(r, 6, m ? m->rate[0] : 0);
-        cell_rate(r, 7, m ? m->rate[1] : 0);
+        cell_ns(r, 7, x && x->lat.count ? (int64_t)ns_latency_percentile_ns(&x->lat, 0.99) : -1);
+        cell_u64(r, 8, x ? x->errors : 0);
+        cell_rate(r, 9, m ? m->rate[1] : 0);
+        if (x && x->errors && r->sev < 0) r->sev = NS_SEV_WARNING;
         row_match(r, "%s %s %s %s", name, cl, sv, sid);
         id_row(r, &id, sizeof id);
     }
@@ -273,4 +287,29 @@ void roll_others(struct tui *t)
     struct meter *h = meter_find(&t->m_hdr, "hdr", 3, true);
     uint64_t now[3] = {st->frames, st->rpc_calls, st->bytes};
     if (h) meter_roll(h, now, 3, t->dt);
+}
+
+int view_most_useful(struct tui *t)
+{
+    /* NFSv4.1+: its sessions; NFSv3 and v4.0 have none, their connections
+     * carry the latency and errors per client instead */
+    if (ns_analyzer_session_count(t->a)) return V_SESSIONS;
+    if (ns_analyzer_conn_count(t->a)) return V_CONNS;
+    return V_SESSIONS;
+}
+
+const char *view_empty(struct tui *t, char *buf, size_t n)
+{
+    static const char *const what[V_COUNT] = {
+        [V_SESSIONS] = "no NFSv4.1 session", [V_CONNS] = "no connection", [V_FINDINGS] = "no finding",
+        [V_OPS] = "no NFS operation",        [V_SLOTS] = "no slot",        [V_UDP] = "no RPC over UDP",
+        [V_CLIENTS] = "no client",
+    };
+    if (t->filter[0] && t->table.n) snprintf(buf, n, "(no row matches the filter \"%s\")", t->filter);
+    else if (!t->st.ended) snprintf(buf, n, "(%s yet)", what[t->view]);
+    else if (t->view == V_SESSIONS)
+        snprintf(buf, n, "(%s in this capture: NFSv3 and NFSv4.0 have none; see 2 Connections, 7 Clients)",
+                 what[t->view]);
+    else snprintf(buf, n, "(%s in this capture)", what[t->view]);
+    return buf;
 }

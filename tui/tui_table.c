@@ -89,9 +89,9 @@ static void fit(const struct tui_table *t, int w, bool show[TUI_COLS], int width
 {
     int total = -1;
     for (int c = 0; c < t->ncols; c++) {
-        show[c] = true;
+        show[c] = t->cols[c].drop >= 0;
         width[c] = t->cols[c].width;
-        total += width[c] + 1;
+        total += show[c] ? width[c] + 1 : 0;
     }
     while (total > w) {
         int best = -1;
@@ -144,7 +144,7 @@ static void put_cell(struct line *ln, const char *s, int width, bool left)
     if (ln->x < ln->w) line_pad(ln, 1);
 }
 
-void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs)
+void table_draw(const struct tui_table *t, int y, int h, int w, struct view_state *vs, const char *empty)
 {
     bool show[TUI_COLS];
     int width[TUI_COLS];
@@ -177,7 +177,7 @@ void table_draw(const struct tui_table *t, int y, int h, int w, struct view_stat
         mvaddstr(y + 1 + i, 0, ln.b);
         attroff(attr);
     }
-    if (!t->nidx) text_put(y + 1, 0, "(nothing yet)", w);
+    if (!t->nidx) text_put(y + 1, 0, empty ? empty : "(nothing yet)", w);
 }
 
 void table_free(struct tui_table *t)

@@ -37,6 +37,53 @@ open() {
     "env TERM=xterm-256color ${envs:-LANG=C.UTF-8} \"$bin\" -r \"$pcap\" --tui --speed ${speed:-max}; exec sleep 600"
   wait_for 'end of capture'
 }
+# Failed replies and latency per client port and per client address, as
+# tshark decodes them: "ADDR:PORT errors p99_ns replies" and "ADDR ...". A
+# failed reply: RPC denied or not SUCCESS, or a first NFS (the COMPOUND's)
+# or MOUNT status other than OK. p99: nearest rank of rpc.time.
+tshark_per_client() {
+  tshark -r "$1" -Y 'rpc.msgtyp == 1' -T fields -E separator=/t -e ip.dst -e tcp.dstport -e udp.dstport \
+    -e rpc.replystat -e rpc.state_accept -e nfs.status -e mount.status -e rpc.time 2>/dev/null | python3 -c '
+import sys, math, collections
+err, lat = collections.Counter(), collections.defaultdict(list)
+for line in sys.stdin:
+    f = line.rstrip("\n").split("\t")
+    dst, port = f[0], f[1] or f[2]
+    first = lambda v: v.split(",")[0]
+    bad = first(f[3] or "0") != "0" or first(f[4] or "0") != "0" or first(f[5] or "0") != "0" or first(f[6] or "0") != "0"
+    for k in (dst + ":" + port, dst):
+        err[k] += bad
+        if f[7]: lat[k].append(float(first(f[7])) * 1e9)
+for k in sorted(set(err) | set(lat)):
+    v = sorted(lat[k])
+    p99 = v[max(1, math.ceil(len(v) * 0.99)) - 1] if v else -1
+    print(k, err[k], int(p99), len(v))'
+}
+# A time cell ("850us", "12.1ms", "1.20s") in ns.
+cell_ns() { awk -v c="$1" 'BEGIN { v = c + 0; if (c ~ /us$/) v *= 1e3; else if (c ~ /ms$/) v *= 1e6; else if (c ~ /s$/) v *= 1e9; printf "%.0f", v }'; }
+# Column number of a title on the table's title line.
+col_of() { awk -v name="$1" 'NR == 4 { for (i = 1; i <= NF; i++) if ($i == name || $i == name "*") { print i; exit } }' "$work/pane"; }
+# Check one table's rows against tshark: KEYCOL names the client column
+# (address or address:port), then errors and p99 per row. A p99 is right
+# within the histogram's 1% and the cell's rounding (3%).
+check_per_client() {
+  local expect=$1 keycol errcol p99col checked=0
+  keycol=$(col_of client) errcol=$(col_of errors) p99col=$(col_of p99)
+  [ -n "$keycol" ] && [ -n "$errcol" ] && [ -n "$p99col" ] || fail "no client, errors or p99 column"
+  while read -r key errs p99 _; do
+    [ "$p99" -ge 0 ] || continue
+    row=$(rows | awk -v k="$key" -v c="$keycol" '$c == k') || true
+    [ -n "$row" ] || continue
+    got_err=$(echo "$row" | awk -v c="$errcol" '{print $c}')
+    got_p99=$(cell_ns "$(echo "$row" | awk -v c="$p99col" '{print $c}')")
+    [ "$got_err" = "$errs" ] || fail "$key: errors $got_err, tshark counts $errs failed replies"
+    awk -v a="$got_p99" -v b="$p99" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.03 * b + 1000) }' ||
+      fail "$key: p99 $got_p99 ns, tshark's rpc.time gives $p99 ns"
+    checked=$((checked + 1))
+  done < "$expect"
+  [ "$checked" -gt 0 ] || fail "no row to check against tshark"
+  echo "checked $checked rows against tshark"
+}
 # The table's rows: the lines after the column titles (line 4) up to the
 # first empty line, the findings' message rule or the footer (last line).
 rows() { awk -v last="$(wc -l < "$work/pane")" 'NR > 4 && (/^$/ || /^---/ || NR == last) {exit} NR > 4' "$work/pane"; }
@@ -123,6 +170,47 @@ for f in json.load(open(sys.argv[1]))["findings"]:
     [ $loc = C ] && rows | grep -q '…' && fail "an ellipsis on a terminal that is not UTF-8"
     T kill-session -t s
   done
+  ;;
+firstview)
+  # NFSv3 only: the screen opens on Connections (latency and errors per
+  # connection), not on an empty Sessions view
+  tshark_per_client "$samples/nfsv3-tcp.pcap" > expect
+  open nfsv3-tcp 132 40
+  snap
+  sed -n 4p "$work/pane" | grep -qE '^conn +tr +client +server +calls/s +p99 +errors' ||
+    fail "NFSv3: not opened on the connections with p99 and errors"
+  check_per_client expect
+  # 7 Clients: one row per client address
+  key 7
+  wait_for '^client +conns'
+  clients=$(tshark -r "$samples/nfsv3-tcp.pcap" -Y 'rpc.msgtyp == 0' -T fields -e ip.src 2>/dev/null | sort -u)
+  for c in $clients; do
+    rows | grep -qE "^$c " || fail "client $c not listed"
+    conns=$(tshark -r "$samples/nfsv3-tcp.pcap" -q -z conv,tcp 2>/dev/null | grep -c "^$c:")
+    rows | awk -v c="$c" -v n="$conns" '$1 == c && $2 == n {ok=1} END {exit !ok}' || fail "client $c: not $conns connections"
+  done
+  check_per_client expect
+  # views with nothing to show say so, and why
+  key 1
+  wait_for 'no NFSv4.1 session in this capture'
+  key 6
+  wait_for 'no RPC over UDP in this capture'
+  T kill-session -t s
+  # NFSv4.1: opens on its sessions; its connections have errors and p99 too
+  tshark_per_client "$samples/seed-000-nconnect-misbind.pcap" > expect
+  open seed-000-nconnect-misbind 132 40
+  snap
+  sed -n 4p "$work/pane" | grep -qE '^session +client' || fail "NFSv4.1: not opened on the sessions"
+  key 2
+  wait_for '^conn +tr +client +server +session +bind +calls/s +p99 +errors'
+  check_per_client expect
+  T kill-session -t s
+  # NFSv3 over UDP alone: connections too (UDP flows), and the UDP view has its pairs
+  tshark_per_client "$samples/nfsv3-udp-loss5.pcap" > expect
+  open nfsv3-udp-loss5 132 40
+  snap
+  sed -n 4p "$work/pane" | grep -qE '^conn ' || fail "NFSv3 over UDP: not opened on the connections"
+  check_per_client expect
   ;;
 *)
   echo "unknown mode $mode"; exit 2;;
