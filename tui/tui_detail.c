@@ -63,12 +63,15 @@ void view_detail(struct tui *t, int y, int h)
     if (y + 2 >= end) return;
     y = put(y + 1, w, A_BOLD, "Recent findings");
     const struct ns_finding *f[16];
-    size_t nf = session_findings(t, s->sessionid, f, sizeof f / sizeof f[0]);
+    size_t nf = session_findings(t, s, f, sizeof f / sizeof f[0]);
     for (size_t i = 0; i < nf && y < end; i++) {
         char when[NS_TIME_STRLEN];
         ns_clock_str(f[i]->last_ts_ns, when, sizeof when);
-        snprintf(line, sizeof line, "%-8s %-22s x%-5llu %s", ns_severity_name(f[i]->severity), f[i]->kind,
-                 (unsigned long long)f[i]->count, when);
+        /* one about the client, not this session alone, says so */
+        char whose[40] = "";
+        if (!f[i]->has_session) snprintf(whose, sizeof whose, "  client %016llx", (unsigned long long)f[i]->clientid);
+        snprintf(line, sizeof line, "%-8s %-22s x%-5llu %s%s", ns_severity_name(f[i]->severity), f[i]->kind,
+                 (unsigned long long)f[i]->count, when, whose);
         y = put(y, w, term_sev_attr(f[i]->severity), line);
     }
     if (!nf) put(y, w, 0, "none");

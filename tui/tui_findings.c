@@ -149,12 +149,20 @@ void roll_findings(struct tui *t)
     }
 }
 
-size_t session_findings(struct tui *t, const uint8_t *sid, const struct ns_finding **out, size_t cap)
+/* A finding about the session, or about its client and no session in
+ * particular (GRACE_STUCK: the client's grace, whichever session it used). */
+static bool of_session(const struct ns_finding *f, const struct ns_session_view *s)
+{
+    if (f->has_session) return !memcmp(f->sessionid, s->sessionid, NS_SESSIONID_LEN);
+    return f->has_client && s->has_client && f->clientid == s->clientid;
+}
+
+size_t session_findings(struct tui *t, const struct ns_session_view *s, const struct ns_finding **out, size_t cap)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(t->a, &v), k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!v[i]->has_session || memcmp(v[i]->sessionid, sid, NS_SESSIONID_LEN)) continue;
+        if (!of_session(v[i], s)) continue;
         if (k < cap) out[k++] = v[i];
         else { /* keep the newest */
             size_t old = 0;

@@ -175,7 +175,7 @@ void draw_help(struct tui *t)
         "1-7      views: Sessions, Connections, Findings, Operations, Slots, UDP, Clients",
         "Tab      next view",
         "Up/Down  j/k  move the selection (PgUp/PgDn, Home/End)",
-        "Enter    on a session: its detail (connections, slots, findings); Esc back",
+        "Enter    on a session: its detail (connections, slots, its and its client's findings); Esc back",
         "s        sort by the next column (* marks it; numbers and severity high first)",
         "/        filter rows by address, session id or name (Ctrl-U clears, Enter on nothing: no filter)",
         "p        pause drawing (the capture goes on)",

@@ -151,8 +151,8 @@ void roll_clients(struct tui *t);      /* tui_clients.c */
 /* Per client and connection: calls, latency and failed replies from the events. */
 void clients_on_event(struct tui *t, const struct ns_event *ev);
 const struct conn_extra *conn_extra(struct tui *t, uint32_t id); /* NULL: no reply yet */
-/* The newest findings of one session (at most cap), newest first. */
-size_t session_findings(struct tui *t, const uint8_t *sid, const struct ns_finding **out, size_t cap);
+/* The newest findings of one session or of its client alone (at most cap), newest first. */
+size_t session_findings(struct tui *t, const struct ns_session_view *s, const struct ns_finding **out, size_t cap);
 /* One character per enum ns_slot_use (tui_slots.c). */
 char slot_use_char(uint8_t use);
 /* The session shown by views 5 and the detail: the selected one, else the first. */

@@ -212,6 +212,28 @@ firstview)
   sed -n 4p "$work/pane" | grep -qE '^conn ' || fail "NFSv3 over UDP: not opened on the connections"
   check_per_client expect
   ;;
+detail)
+  # A session's detail lists its findings and those of its client that
+  # name no session (GRACE_STUCK: the client's grace), per seed-000's
+  # findings.json (derived by hand)
+  json=$samples/seed-000-nconnect-misbind.findings.json
+  sid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sessions"][0]["sessionid"])' "$json")
+  kinds=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1])); s = d["sessions"][0]
+for f in d["findings"]:
+    if f["session"] == s["sessionid"] or (f["session"] is None and f.get("client") == s["clientid"]): print(f["kind"])' "$json")
+  echo "$kinds" | grep -q GRACE_STUCK || fail "findings.json: no client finding to look for"
+  open seed-000-nconnect-misbind 132 40
+  key 1
+  wait_for "^$sid "
+  key Enter
+  wait_for '^Recent findings'
+  for k in $kinds; do
+    sed -n '/^Recent findings/,$p' "$work/pane" | grep -qE "^[a-z]+ +$k " || fail "$k not among the session's recent findings"
+  done
+  sed -n '/^Recent findings/,$p' "$work/pane" | grep -qE '^[a-z]+ +GRACE_STUCK .* client 5eed000000000001' ||
+    fail "GRACE_STUCK not marked as the client's"
+  ;;
 *)
   echo "unknown mode $mode"; exit 2;;
 esac
