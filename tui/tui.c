@@ -13,6 +13,7 @@ static void on_event(void *ctx, const struct ns_event *ev)
     struct tui *t = ctx;
     if (t->pass_fn) t->pass_fn(t->pass_ctx, ev);
     clients_on_event(t, ev);
+    slot_history_event(t, ev);
     if (ev->kind != NS_EV_REPLY || !ev->txn || ev->backchannel) return;
     /* the session from the event's slot facts, else from the call's SEQUENCE
      * (the core does not fill has_slot on every reply yet) */

@@ -93,9 +93,12 @@ enum { V_SESSIONS, V_CONNS, V_FINDINGS, V_OPS, V_SLOTS, V_UDP, V_CLIENTS, V_COUN
 #define SLOT_HIST 120           /* seconds of history */
 struct session_extra {          /* per session, keyed by session id */
     struct ns_latency lat;      /* replies of the session's calls */
-    uint64_t slot_calls[SLOT_SHOW]; /* slot calls at the last roll */
-    uint8_t hist[SLOT_HIST][SLOT_SHOW]; /* enum ns_slot_use per roll, ring */
+    uint64_t slot_calls[SLOT_SHOW]; /* slot calls at the last roll (the detail's slot table) */
+    uint8_t hist[SLOT_HIST][SLOT_SHOW]; /* enum ns_slot_use per second of packet time, ring */
     int head, nhist;
+    int64_t head_sec;           /* the packet second of hist[head] */
+    bool in_flight[SLOT_SHOW];  /* a call sent, its reply not yet */
+    uint32_t granted;           /* slots granted, as last known (at most SLOT_SHOW) */
     uint32_t hist_slots;        /* slots recorded */
 };
 struct conn_extra {             /* per connection, keyed by its id */
@@ -158,6 +161,10 @@ char slot_use_char(uint8_t use);
 /* The session shown by views 5 and the detail: the selected one, else the first. */
 const struct ns_session_view *current_session(struct tui *t);
 struct session_extra *session_extra(struct tui *t, const uint8_t *sid, bool add);
+/* Slot history per second of packet time (tui_slot_history.c): from the
+ * events, and brought up to the packet time now at each roll. */
+void slot_history_event(struct tui *t, const struct ns_event *ev);
+void slot_history_catch_up(struct session_extra *x, int64_t now_ns, uint32_t granted);
 /* Client address and server endpoint of a session, from its connections. */
 void session_ends(struct tui *t, const struct ns_session_view *s, char *client, size_t cn, char *server, size_t sn);
 

@@ -244,16 +244,9 @@ void roll_sessions(struct tui *t)
         meter_roll(m, now, 2, t->dt);
         struct session_extra *x = session_extra(t, s->sessionid, true);
         if (!x) continue;
-        uint32_t slots = s->nslots > s->granted_slots ? s->nslots : s->granted_slots;
-        if (slots > SLOT_SHOW) slots = SLOT_SHOW;
-        x->head = (x->head + 1) % SLOT_HIST;
-        for (uint32_t k = 0; k < slots; k++) {
-            x->hist[x->head][k] = ns_slot_use(s, k, x->slot_calls[k]);
-            if (k < s->nslots) x->slot_calls[k] = s->slots[k].calls;
-        }
-        memset(&x->hist[x->head][slots], 0, SLOT_SHOW - slots);
-        if (x->nhist < SLOT_HIST) x->nhist++;
-        if (slots > x->hist_slots) x->hist_slots = slots;
+        for (uint32_t k = 0; k < s->nslots && k < SLOT_SHOW; k++) x->slot_calls[k] = s->slots[k].calls;
+        /* idle seconds since the last call or reply get their columns too */
+        slot_history_catch_up(x, ns_analyzer_now(t->a), s->granted_slots);
     }
 }
 

@@ -1,6 +1,6 @@
 /* View 5: the slot table of the selected session over the last seconds,
- * one column per roll (newest on the right), with the highest slot used
- * and the server's highest and target slot ids. */
+ * one column per second of packet time (newest on the right), with the
+ * highest slot used and the server's highest and target slot ids. */
 #include <curses.h>
 #include <stdio.h>
 
@@ -36,7 +36,7 @@ void view_slots(struct tui *t, int y, int h)
     snprintf(line + l, sizeof line - l, "  busy now %u  max outstanding %u", ns_slots_busy(s), s->max_outstanding);
     text_put(y + 1, 0, line, t->cols);
     attron(term_dim_attr());
-    text_put(y + 2, 0, "# busy  + used  . idle  ! above granted   one column a second, newest right", t->cols);
+    text_put(y + 2, 0, "# busy  + used  . idle  ! above granted  a column per packet second, newest right", t->cols);
     attroff(term_dim_attr());
     const struct session_extra *x = session_extra(t, s->sessionid, false);
     uint32_t slots = x ? x->hist_slots : 0;

@@ -234,6 +234,52 @@ for f in d["findings"]:
   sed -n '/^Recent findings/,$p' "$work/pane" | grep -qE '^[a-z]+ +GRACE_STUCK .* client 5eed000000000001' ||
     fail "GRACE_STUCK not marked as the client's"
   ;;
+slots)
+  # The Slots view: a column per second of packet time. seed-000 spans
+  # 135 s; replayed at full speed it takes well under a second of wall
+  # time, and its history must still be 135 packet seconds (the 100 the
+  # pane has room for), each slot marked exactly in the seconds tshark
+  # shows a call on it in flight (from its call to its reply)
+  pcap=$samples/seed-000-nconnect-misbind.pcap
+  tshark -r "$pcap" -T fields -E separator=/t -e frame.number -e frame.time_epoch -e rpc.msgtyp -e nfs.slotid \
+    -e rpc.repframe 2>/dev/null > frames
+  open seed-000-nconnect-misbind 132 50
+  key 5
+  wait_for '^slot +0 '
+  python3 - frames "$work/pane" <<'PY' || fail "slot history is not per second of packet time"
+import sys, math, collections
+frames, pane = sys.argv[1], sys.argv[2]
+when, calls = {}, []
+for line in open(frames):
+    f = line.rstrip("\n").split("\t")
+    when[int(f[0])] = float(f[1])
+    if f[2] == "0" and f[3]:
+        calls.append((int(f[3].split(",")[0]), float(f[1]), int(f[4]) if f[4] else 0))
+last = math.floor(max(when.values()))
+busy = collections.defaultdict(set)
+for slot, t, rep in calls:
+    end = math.floor(when.get(rep, t))
+    busy[slot].update(range(math.floor(t), end + 1))
+rows = [l for l in open(pane, encoding="utf-8") if l.startswith("slot ")]
+ok = True
+for l in rows:
+    parts = l.split()
+    slot, hist = int(parts[1]), parts[2]
+    width = len(hist)
+    want_width = min(100, last - math.floor(min(when.values())) + 1)
+    if width != want_width:
+        print(f"slot {slot}: {width} columns of history, expected {want_width} (one per packet second)")
+        ok = False
+        break
+    marked = {last - (width - 1 - c) for c, ch in enumerate(hist) if ch in "#+!"}
+    want = {s for s in busy[slot] if s > last - width}
+    if marked != want:
+        print(f"slot {slot}: marked at seconds {sorted(marked)}, tshark has calls in flight at {sorted(want)}")
+        ok = False
+print(f"checked {len(rows)} slots")
+sys.exit(not ok or not rows)
+PY
+  ;;
 *)
   echo "unknown mode $mode"; exit 2;;
 esac
