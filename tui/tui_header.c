@@ -136,11 +136,15 @@ void draw_header(struct tui *t)
     }
     char drops[32] = "-";
     if (t->st.drops_known) snprintf(drops, sizeof drops, "%llu", (unsigned long long)t->st.drops);
-    /* 80 columns: single spaces, to leave room for what was lost */
+    /* rates as the rows print them (calls/s 0.1, not 0 beside rows of 0.1);
+     * 80 columns: single spaces, to leave room for what was lost */
+    char frames[24], calls[24];
+    rate_str(frames, sizeof frames, h ? h->rate[0] : 0);
+    rate_str(calls, sizeof calls, h ? h->rate[1] : 0);
     int x = snprintf(line, sizeof line,
-                     narrow ? "frames/s %.0f calls/s %.0f MB/s %.2f drops %s conns %zu sessions %zu "
-                            : "frames/s %.0f  calls/s %.0f  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
-                     h ? h->rate[0] : 0, h ? h->rate[1] : 0, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
+                     narrow ? "frames/s %s calls/s %s MB/s %.2f drops %s conns %zu sessions %zu "
+                            : "frames/s %s  calls/s %s  MB/s %.2f  drops %s  conns %zu  sessions %zu  ",
+                     frames, calls, h ? h->rate[2] / 1e6 : 0, drops, conns, sess);
     text_put(1, 0, line, t->cols);
     /* narrow: the severities end the first line instead */
     if (narrow) {

@@ -81,6 +81,7 @@ const struct tui_row *table_selected(const struct tui_table *t, const struct vie
 void table_free(struct tui_table *t);
 /* Cell helpers */
 void cell_rate(struct tui_row *r, int col, double v);      /* "12.3" / "1234" */
+void rate_str(char *buf, size_t n, double v);              /* a rate as cell_rate writes it (the header too) */
 void cell_u64(struct tui_row *r, int col, uint64_t v);
 void cell_ns(struct tui_row *r, int col, int64_t ns);      /* "850us", "12.1ms", "1.20s"; "-" below 0 */
 void cell_str(struct tui_row *r, int col, const char *s);

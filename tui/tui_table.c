@@ -208,11 +208,16 @@ void cell_u64(struct tui_row *r, int col, uint64_t v)
     r->key[col] = (double)v;
 }
 
+void rate_str(char *buf, size_t n, double v)
+{
+    if (v >= 10000) snprintf(buf, n, "%.0fk", v / 1000);
+    else if (v >= 100) snprintf(buf, n, "%.0f", v);
+    else snprintf(buf, n, "%.1f", v);
+}
+
 void cell_rate(struct tui_row *r, int col, double v)
 {
-    if (v >= 10000) snprintf(r->cell[col], TUI_CELL, "%.0fk", v / 1000);
-    else if (v >= 100) snprintf(r->cell[col], TUI_CELL, "%.0f", v);
-    else snprintf(r->cell[col], TUI_CELL, "%.1f", v);
+    rate_str(r->cell[col], TUI_CELL, v);
     r->key[col] = v;
 }
 

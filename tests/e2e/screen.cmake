@@ -34,7 +34,7 @@ foreach(_term xterm-256color vt100)
   set_tests_properties(e2e.screen.loss.${_term} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")
 endforeach()
 # The screen read as a person reads it (issue 23): one check per mode.
-foreach(_m sort-severity filter narrow firstview detail slots)
+foreach(_m sort-severity filter narrow firstview detail slots rates)
   add_test(NAME e2e.screen.reading.${_m}
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/screen_reading.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples ${_m})
   set_tests_properties(e2e.screen.reading.${_m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;screen")

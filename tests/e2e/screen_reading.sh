@@ -280,6 +280,27 @@ print(f"checked {len(rows)} slots")
 sys.exit(not ok or not rows)
 PY
   ;;
+rates)
+  # Header rates are printed as the rows print theirs: seed-000 (295
+  # frames, 116 calls over 135 s) replayed at full speed comes in one
+  # interval of packet time; frames/s and calls/s are tshark's counts over
+  # the capture's span to 0.1, not "2" and "1" beside a row of 0.9
+  pcap=$samples/seed-000-nconnect-misbind.pcap
+  read -r frames calls span < <(tshark -r "$pcap" -T fields -e frame.time_epoch -e rpc.msgtyp 2>/dev/null |
+    awk 'NR == 1 {a = $1} {b = $1; n++} $2 == "0" {c++} END {printf "%d %d %.6f\n", n, c, b - a}')
+  open seed-000-nconnect-misbind 80 24
+  key 1
+  wait_for '^session '
+  for what in frames calls; do
+    want=$(awk -v n="${!what}" -v s="$span" 'BEGIN {printf "%.3f", n / s}')
+    got=$(grep -oE "$what/s [0-9.]+k?" "$work/pane" | head -1 | awk '{print $2}')
+    echo "$got" | grep -qE '^[0-9]+\.[0-9]$' || fail "header $what/s '$got': not to the rows' 0.1 (tshark: $want)"
+    awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d <= 0.051 && d >= -0.051) }' ||
+      fail "header $what/s $got, tshark: $want"
+  done
+  # a session row: id, conns, slots g/r, out/max, calls/s
+  rows | awk '$5 !~ /^[0-9]+\.[0-9]$/ {exit 1}' || fail "a session's calls/s not to 0.1"
+  ;;
 *)
   echo "unknown mode $mode"; exit 2;;
 esac
