@@ -42,8 +42,14 @@ int text_fit(char *buf, size_t n, const char *s, int cols)
     }
     const char *mark = g_utf8 ? "\xe2\x80\xa6" : "...";
     int mw = g_utf8 ? 1 : 3;
-    if (mw > cols) mw = cols, mark = &"..."[3 - cols]; /* room for dots only */
-    snprintf(buf, n, "%.*s%s", (int)text_bytes(s, cols - mw), s, mark);
+    size_t ml = strlen(mark);
+    if (mw > cols) mw = cols, ml = (size_t)cols; /* room for dots only */
+    size_t keep = text_bytes(s, cols - mw);
+    if (ml >= n) return 0;
+    if (keep + ml >= n) keep = n - ml - 1; /* a buffer narrower than the width: still marked */
+    memcpy(buf, s, keep);
+    memcpy(buf + keep, mark, ml);
+    buf[keep + ml] = 0;
     return cols;
 }
 
