@@ -98,12 +98,15 @@ bool nfs4_res_cb(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *
 
 /* ---- shared XDR items ---- */
 
+/* One-line skips, always inline as the reader they call (XDR_INLINE): an
+ * LTO build otherwise leaves some call sites out of line, which ones
+ * depending on unrelated code elsewhere in the decoder. */
 /* stateid4: seqid + 12 opaque bytes. */
-static inline void nfs4x_stateid(struct xdr *x) { xdr_skip(x, NFS4_STATEID_LEN); }
+static inline XDR_INLINE void nfs4x_stateid(struct xdr *x) { xdr_skip(x, NFS4_STATEID_LEN); }
 /* nfstime4: int64 seconds + uint32 nseconds. */
-static inline void nfs4x_nfstime(struct xdr *x) { xdr_skip(x, 12); }
+static inline XDR_INLINE void nfs4x_nfstime(struct xdr *x) { xdr_skip(x, 12); }
 /* utf8str_cs / utf8str_cis / component4 / linktext4 / opaque<>: skipped. */
-static inline void nfs4x_utf8(struct xdr *x) { xdr_skip_opaque(x, NFS4_NOLIMIT); }
+static inline XDR_INLINE void nfs4x_utf8(struct xdr *x) { xdr_skip_opaque(x, NFS4_NOLIMIT); }
 /* bitmap4; the first nfirst words (when present) go to first[]. Returns the word count. */
 uint32_t nfs4x_bitmap(struct xdr *x, uint32_t *first, uint32_t nfirst);
 /* fattr4: bitmap4 + attrlist4 (skipped). */
