@@ -79,6 +79,58 @@ static bool keep_res(struct nfs4_reply *out, struct more_src *m, uint32_t op, ui
     return true;
 }
 
+/* How a walk ended, in the fields a call and a reply both have. */
+struct walk_end {
+    bool *complete, *unknown_op;
+    uint32_t *stopped_at_op, *walked;
+};
+
+/* One operation after its opcode, the i-th: false when no decoder claims it
+ * (the walk cannot go on) or the reader failed. */
+typedef bool (*walk_step_fn)(struct xdr *x, uint32_t op, uint32_t i, bool cb, const void *ctx);
+
+/* The walk of a COMPOUND's n operations, for calls and replies alike: each
+ * opcode read and known, then step decodes the rest. Inlined into each walk
+ * (always_inline), where step becomes a direct call, inlined too: every
+ * NFSv4 message runs this loop. */
+static inline __attribute__((always_inline)) int walk_ops(struct xdr *x, uint32_t n, bool cb, walk_step_fn step,
+                                                          const void *ctx, struct walk_end e)
+{
+    int rc = 0;
+    uint32_t i = 0;
+    for (; i < n; i++) {
+        uint32_t op = xdr_u32(x);
+        if (!xdr_ok(x)) { rc = -2; break; }
+        if (!op_known(op, cb) || !step(x, op, i, cb, ctx) || !xdr_ok(x)) {
+            /* the reader still fine: no decoder for op (-1); else it failed in op (-2) */
+            *e.unknown_op = xdr_ok(x);
+            *e.stopped_at_op = op;
+            rc = xdr_ok(x) ? -1 : -2;
+            break;
+        }
+    }
+    *e.walked = i; /* the operations before the one it stopped at */
+    *e.complete = rc == 0;
+    return rc;
+}
+
+/* A step's state: pointers only, so that once inlined it lives in
+ * registers (what they point to is passed on to the decoders). The steps
+ * are inline: each is inlined into the one walk that calls it. */
+struct call_walk {
+    struct nfs4_call *out;
+    struct nfs4_cctx *c;
+    struct more_src *more;
+};
+
+static inline bool call_step(struct xdr *x, uint32_t op, uint32_t i, bool cb, const void *ctx)
+{
+    const struct call_walk *w = ctx;
+    if (!w->out->ops_cut && !keep_op(w->out, w->more, op)) w->out->ops_cut = true;
+    w->c->index = i;
+    return args_dispatch(x, op, w->c, cb);
+}
+
 static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct nfs4_ops_room *room)
 {
     struct more_src more = {.room = room};
@@ -94,29 +146,25 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct
     if (cb) out->cb_ident = xdr_u32(x);
     out->nops_wire = xdr_count(x, 4); /* every operation has at least its opcode */
     if (!xdr_ok(x)) return -2;
-    for (uint32_t i = 0; i < out->nops_wire; i++) {
-        uint32_t op = xdr_u32(x);
-        if (!xdr_ok(x)) return -2;
-        if (!op_known(op, cb)) {
-            out->unknown_op = true;
-            out->stopped_at_op = op;
-            return -1;
-        }
-        if (!out->ops_cut && !keep_op(out, &more, op)) out->ops_cut = true;
-        c.index = i;
-        if (!args_dispatch(x, op, &c, cb)) { /* known name, no decoder: cannot go on */
-            out->unknown_op = true;
-            out->stopped_at_op = op;
-            return -1;
-        }
-        if (!xdr_ok(x)) {
-            out->stopped_at_op = op;
-            return -2;
-        }
-        out->nops_walked++;
-    }
-    out->walk_complete = true;
-    return 0;
+    struct call_walk w = {out, &c, &more};
+    struct walk_end e = {&out->walk_complete, &out->unknown_op, &out->stopped_at_op, &out->nops_walked};
+    return walk_ops(x, out->nops_wire, cb, call_step, &w, e);
+}
+
+struct reply_walk {
+    struct nfs4_reply *out;
+    struct nfs4_rctx *r;
+    struct more_src *more;
+};
+
+static inline bool reply_step(struct xdr *x, uint32_t op, uint32_t i, bool cb, const void *ctx)
+{
+    const struct reply_walk *w = ctx;
+    uint32_t st = xdr_u32(x);
+    if (!xdr_ok(x)) return false;
+    if (!w->out->res_cut && !keep_res(w->out, w->more, op, st)) w->out->res_cut = true;
+    w->r->index = i;
+    return res_dispatch(x, op, st, w->r, cb);
 }
 
 static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb, const struct nfs4_ops_room *room)
@@ -129,34 +177,9 @@ static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb, const stru
                                           NFS4_NOLIMIT);
     out->nres_wire = xdr_count(x, 8); /* every result has its opcode and status */
     if (!xdr_ok(x)) return -2;
-    for (uint32_t i = 0; i < out->nres_wire; i++) {
-        uint32_t op = xdr_u32(x);
-        if (!xdr_ok(x)) return -2;
-        if (!op_known(op, cb)) {
-            out->unknown_op = true;
-            out->stopped_at_op = op;
-            return -1;
-        }
-        uint32_t st = xdr_u32(x);
-        if (!xdr_ok(x)) {
-            out->stopped_at_op = op;
-            return -2;
-        }
-        if (!out->res_cut && !keep_res(out, &more, op, st)) out->res_cut = true;
-        r.index = i;
-        if (!res_dispatch(x, op, st, &r, cb)) {
-            out->unknown_op = true;
-            out->stopped_at_op = op;
-            return -1;
-        }
-        if (!xdr_ok(x)) {
-            out->stopped_at_op = op;
-            return -2;
-        }
-        out->nres_walked++;
-    }
-    out->walk_complete = true;
-    return 0;
+    struct reply_walk w = {out, &r, &more};
+    struct walk_end e = {&out->walk_complete, &out->unknown_op, &out->stopped_at_op, &out->nres_walked};
+    return walk_ops(x, out->nres_wire, cb, reply_step, &w, e);
 }
 
 int nfs4_decode_compound_call(struct xdr *x, struct nfs4_call *out, const struct nfs4_ops_room *room)
