@@ -199,19 +199,34 @@ static uint32_t alloc_slot(struct flow_table *t)
     return ++t->pool_used;
 }
 
+/* The flow of key k in bucket h's chain: its index, NIL when none. */
+static inline uint32_t chain_find(struct flow_table *t, uint32_t h, const struct flow_key *k)
+{
+    uint32_t i = t->bucket[h];
+    while (i && memcmp(&at(t, i)->key, k, sizeof *k) != 0) i = at(t, i)->hnext;
+    return i;
+}
+
+/* Flow i seen again at ts: now the most recently used. */
+static inline struct flow *touch(struct flow_table *t, uint32_t i, int64_t ts)
+{
+    struct flow *f = at(t, i);
+    f->last_ts = ts;
+    if (t->lru_tail != i) { lru_unlink(t, i); lru_append(t, i); }
+    return f;
+}
+
+/* Flow i found in its chain: touched, and the next lookup's first guess. */
+static inline struct flow *found(struct flow_table *t, uint32_t i, int64_t ts)
+{
+    t->last_hit = i;
+    return touch(t, i, ts);
+}
+
 struct flow *flow_find(struct flow_table *t, const struct flow_key *k, int64_t ts)
 {
-    uint32_t h = hash_key(t, k) & (t->nbuckets - 1);
-    for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
-        struct flow *f = at(t, i);
-        if (memcmp(&f->key, k, sizeof *k) == 0) {
-            f->last_ts = ts;
-            if (t->lru_tail != i) { lru_unlink(t, i); lru_append(t, i); }
-            t->last_hit = i;
-            return f;
-        }
-    }
-    return NULL;
+    uint32_t i = chain_find(t, hash_key(t, k) & (t->nbuckets - 1), k);
+    return i ? found(t, i, ts) : NULL;
 }
 
 uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, const struct flow_sweep_rules *r)
@@ -238,25 +253,12 @@ uint32_t flow_sweep(struct flow_table *t, int64_t now_ns, uint32_t max, const st
 struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t ts, bool *created)
 {
     *created = false;
-    if (t->last_hit) {
-        struct flow *f = at(t, t->last_hit);
-        if (f->in_use && memcmp(&f->key, k, sizeof *k) == 0) {
-            f->last_ts = ts;
-            if (t->lru_tail != t->last_hit) { lru_unlink(t, t->last_hit); lru_append(t, t->last_hit); }
-            return f;
-        }
-    }
+    uint32_t i = t->last_hit;
+    if (i && at(t, i)->in_use && memcmp(&at(t, i)->key, k, sizeof *k) == 0) return touch(t, i, ts);
     uint32_t h = hash_key(t, k) & (t->nbuckets - 1);
-    for (uint32_t i = t->bucket[h]; i; i = at(t, i)->hnext) {
-        struct flow *f = at(t, i);
-        if (memcmp(&f->key, k, sizeof *k) == 0) {
-            f->last_ts = ts;
-            if (t->lru_tail != i) { lru_unlink(t, i); lru_append(t, i); }
-            t->last_hit = i;
-            return f;
-        }
-    }
-    uint32_t i = alloc_slot(t);
+    i = chain_find(t, h, k);
+    if (i) return found(t, i, ts);
+    i = alloc_slot(t);
     if (i == NIL) {
         if (!evict_one(t)) return NULL;
         i = alloc_slot(t);
