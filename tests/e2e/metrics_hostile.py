@@ -189,7 +189,7 @@ class Hostiles:
             k += 1
             t = time.time()
             try:
-                st, body, dt = exchange(host, self.port, SCRAPE, timeout=1.0)
+                st, body, dt = exchange(host, self.port, SCRAPE, timeout=2.0)  # Prometheus holds the 1 s bar
                 ok = st.startswith("HTTP/1.1 200") and b"nfsscope_capture_frames_total" in body
             except OSError as e:
                 st, ok, dt = type(e).__name__, False, time.time() - t
