@@ -31,7 +31,10 @@ struct capture {
     bool live;
     int dlt;
     int pipe_fd;                 /* stdin or a FIFO: made non-blocking on stop, else -1 */
-    uint64_t frames;
+    uint64_t frames;             /* frames read: a file's frame number (tshark's), filtered out or not */
+    uint64_t delivered;          /* frames handed out (past the filter) */
+    struct bpf_program offline;  /* a file's filter, applied here so frames keep the file's numbers */
+    bool has_offline;
     volatile sig_atomic_t stop;
     bool draining, ended;
     int64_t stop_wall_ns;        /* frames stamped after the stop are not handed out */
@@ -164,12 +167,18 @@ struct capture *capture_open(const struct options *o, char *err, size_t errlen)
     if (filter) {
         snprintf(c->filter, sizeof c->filter, "%s", filter);
         struct bpf_program prog;
-        if (pcap_compile(c->p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0 || pcap_setfilter(c->p, &prog) != 0) {
+        if (pcap_compile(c->p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) != 0 ||
+            (c->live && pcap_setfilter(c->p, &prog) != 0)) {
             snprintf(err, errlen, "filter '%s': %s", filter, pcap_geterr(c->p));
             capture_close(c, NULL, 0);
             return NULL;
         }
-        pcap_freecode(&prog);
+        /* A file's frames are filtered as they are read, not by libpcap: a
+         * frame keeps its number in the file, the one tshark and Wireshark
+         * show, whatever the filter left out before it. A live capture is
+         * filtered in the kernel and numbered as captured. */
+        if (c->live) pcap_freecode(&prog);
+        else { c->offline = prog; c->has_offline = true; }
     }
     if (o->write_file) {
         char serr[1300];
@@ -188,6 +197,7 @@ int capture_close(struct capture *c, char *err, size_t errlen)
     if (!c) return 0;
     int rc = save_close(c->save, err, errlen);
     read_ahead_stop(c->ahead); /* before the handle it reads goes */
+    if (c->has_offline) pcap_freecode(&c->offline);
     if (c->p) pcap_close(c->p);
     free(c->file_buf);
     free(c);
@@ -195,6 +205,8 @@ int capture_close(struct capture *c, char *err, size_t errlen)
 }
 
 int capture_datalink(const struct capture *c) { return c->dlt; }
+uint64_t capture_delivered(const struct capture *c) { return c->delivered; }
+const char *capture_filter(const struct capture *c) { return c->filter[0] ? c->filter : NULL; }
 FILE *capture_file(const struct capture *c) { return c->live ? NULL : pcap_file(c->p); }
 int capture_fd(const struct capture *c) { return c->live ? pcap_get_selectable_fd(c->p) : -1; }
 const char *capture_error(const struct capture *c) { return c->error[0] ? c->error : NULL; }
@@ -289,11 +301,14 @@ int capture_next(struct capture *c, struct ns_frame *f)
                 snprintf(c->error, sizeof c->error, "%s", c->ahead ? read_ahead_error(c->ahead) : pcap_geterr(c->p));
             return end(c);
         }
+        uint64_t number = ++c->frames;
+        if (c->has_offline && !pcap_offline_filter(&c->offline, h, data)) continue;
         int64_t ts = (int64_t)h->ts.tv_sec * 1000000000 + h->ts.tv_usec; /* tv_usec holds ns (NANO precision) */
         if (c->draining && c->live && ts > c->stop_wall_ns) return end(c);
         if (c->save && save_frame(c->save, h, data) != 0 && !c->save_warned && (c->save_warned = true))
             fprintf(stderr, "nfsscope: -w %s; frames from now on are not saved\n", save_error(c->save));
-        *f = (struct ns_frame){++c->frames, ts, h->caplen, h->len, c->dlt, data};
+        c->delivered++;
+        *f = (struct ns_frame){number, ts, h->caplen, h->len, c->dlt, data};
         return 1;
     }
 }
@@ -313,7 +328,8 @@ void capture_stats(struct capture *c, struct capture_stats *out)
     struct pcap_stat ps;
     c->last.live = c->live;
     c->last.source = c->source;
-    c->last.frames = c->frames;
+    c->last.frames = c->delivered;
+    c->last.frames_read = c->frames;
     c->last.start_ns = c->start_ns;
     c->last.end_ns = c->ended ? c->end_ns : 0;
     if (c->live && !c->ended && pcap_stats(c->p, &ps) == 0) {

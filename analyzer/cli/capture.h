@@ -19,6 +19,7 @@ struct capture_stats {
     bool live;
     const char *source;        /* file name, "standard input" or the interface */
     uint64_t frames;           /* frames handed out */
+    uint64_t frames_read;      /* frames read: with a file's filter, also those it left out */
     uint64_t kernel_drops;     /* live: pcap_stats ps_drop (ring full) */
     uint64_t interface_drops;  /* live: pcap_stats ps_ifdrop */
     uint64_t received;         /* live: pcap_stats ps_recv (passed the filter) */
@@ -36,6 +37,11 @@ void capture_describe(const struct capture *c, char *buf, size_t len);
 /* capture_stop was called. */
 bool capture_stopped(const struct capture *c);
 int capture_datalink(const struct capture *c);
+/* Frames handed out so far (those past the filter; -c counts these). A
+ * frame's number is its place in the file, filtered-out frames counted. */
+uint64_t capture_delivered(const struct capture *c);
+/* The BPF expression frames pass (a live capture's default included), or NULL. */
+const char *capture_filter(const struct capture *c);
 /* The file being read (for progress), or NULL (live, stdin counts too). */
 FILE *capture_file(const struct capture *c);
 /* A descriptor to poll for frames (live capture), or -1 (files: always ready). */

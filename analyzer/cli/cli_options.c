@@ -173,7 +173,7 @@ int options_parse(int argc, char **argv, struct options *o)
     o->interval_ns = 10ll * 1000000000ll;
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+r:i:c:s:o:hZ:B:w:C:W:nvq", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "r:i:c:s:o:hZ:B:w:C:W:nvq", longopts, NULL)) != -1) {
         char *end;
         switch (c) {
         case 'r':

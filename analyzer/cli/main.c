@@ -206,10 +206,11 @@ int main(int argc, char **argv)
     ri.programs = pg;
     ri.filter = flt;
     ri.count = o.count;
+    ri.bpf_filter = capture_filter(p);
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
-                 (unsigned long long)cs.frames, capture_error(p));
+                 (unsigned long long)cs.frames_read, capture_error(p));
     }
     ns_analyzer_finish(a);
     if (ri.partial) fprintf(stderr, "nfsscope: %s: %s\n", ri.source, ri.partial_reason);

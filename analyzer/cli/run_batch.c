@@ -109,7 +109,7 @@ int run_batch(struct capture *c, ns_analyzer *a, const struct options *o)
             }
             ns_analyzer_feed(a, &f);
             if (progress && (n & 4095) == 0) progress_tick(&pr, n);
-            if (o->count && (long long)n >= o->count) break;
+            if (o->count && (long long)capture_delivered(c) >= o->count) break;
             if (!live || (n & 255)) continue; /* look at the clock now and then under load */
         }
         if (!live) continue;

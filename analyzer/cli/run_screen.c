@@ -57,7 +57,7 @@ static int drain(struct capture *c, ns_analyzer *a, const struct options *o)
     while ((r = capture_next(c, &f)) >= 0) {
         if (r == 0) continue;
         ns_analyzer_feed(a, &f);
-        if (o->count && (long long)f.number >= o->count) break;
+        if (o->count && (long long)capture_delivered(c) >= o->count) break;
     }
     return capture_error(c) ? 2 : 0;
 }
@@ -109,7 +109,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
             if ((due = due_at(&pace, &f, now)) > now) break;
             ns_analyzer_feed(a, &f);
             have = false;
-            if (o->count && (long long)f.number >= o->count) {
+            if (o->count && (long long)capture_delivered(c) >= o->count) {
                 ended = true;
                 next_draw = now;
                 capture_stop(c);

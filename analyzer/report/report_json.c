@@ -56,6 +56,8 @@ static void capture(FILE *o, const struct ns_stats *st, const struct ns_report_i
     fprintf(o, ",\"lower_bounds\":%s", report_lossy(ri) ? "true" : "false");
     fputs(",\"frame_limit\":", o); /* -c */
     if (ri->count) fprintf(o, "%lld", ri->count); else fputs("null", o);
+    fputs(",\"bpf_filter\":", o);
+    if (ri->bpf_filter) json_cstr(o, ri->bpf_filter); else fputs("null", o);
     fputs(",\"filter\":", o);
     if (ri->filter) {
         fputs("{\"description\":", o);

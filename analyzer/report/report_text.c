@@ -38,6 +38,9 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct ns_
     fputc('\n', o);
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
     if (ri->count) fprintf(o, "  frame limit   -c %lld\n", ri->count);
+    if (ri->bpf_filter)
+        fprintf(o, "  bpf filter    %s%s\n", ri->bpf_filter,
+                ri->live ? "" : " (frames keep their numbers in the file)");
     if (ri->filter) {
         fprintf(o, "  filter        %s\n", filter_describe(ri->filter));
         int64_t lo, hi;

@@ -2,7 +2,7 @@
 add_test(NAME e2e.cli.errors
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_errors.sh $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples)
 # tcpdump/tshark habits, one test per item of issue 12 (tests/e2e/cli_habits.sh).
-foreach(mode fail_on output habits memcap narrow fragments)
+foreach(mode fail_on output habits memcap narrow fragments bpf)
   add_test(NAME e2e.cli.${mode}
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/cli_habits.sh ${mode} $<TARGET_FILE:nfsscope> ${PROJECT_SOURCE_DIR}/samples)
   set_tests_properties(e2e.cli.${mode} PROPERTIES LABELS e2e)

@@ -11,6 +11,11 @@
 #             counts of what matches equal tshark's counts of the same
 #             calls; the report states the filter, the window and -c; an
 #             empty result says so
+#   bpf       a BPF filter on a file keeps the file's frame numbers: the
+#             frames of each finding under 'tcp port 51103' are the frames
+#             tshark numbers for those replies; -c counts frames that pass;
+#             options go before or after the expression (tcpdump's habit);
+#             the report names the expression
 #   fragments the live default filter keeps every IP fragment (tshark counts
 #             them); 'port 2049' alone does not, and the report then warns of
 #             datagrams seen as a first fragment only
@@ -187,6 +192,29 @@ fragments)
       ok "$f with 'port 2049': warns of $firsts datagrams seen as a first fragment only (tshark: $firsts); none with the default filter"
     else bad "$f: first-fragment-only warning: JSON $warned, tshark $firsts: $(grep WARNING "$T/narrow.txt")"; fi
   done
+  ;;
+bpf)
+  # tshark's frame numbers of the refused replies on c1 (NFS4ERR_CONN_NOT_BOUND_TO_SESSION 10055, SEQ_MISORDERED 10063)
+  for pair in CONN_NOT_BOUND:10055 SEQ_MISORDERED:10063; do
+    kind=${pair%%:*} st=${pair#*:}
+    want=$(tshark -n -r "$seed" -Y "tcp.port==51103 && nfs.nfsstat4==$st" -T fields -e frame.number 2>/dev/null | head -8 | tr '\n' ' ' | sed 's/ $//')
+    for order in before after; do
+      if [ $order = before ]; then run 0 -r "$seed" -n --format json 'tcp port 51103' || continue
+      else run 0 -r "$seed" 'tcp port 51103' --format json -n || continue; fi
+      got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(' '.join(str(x) for f in d['findings'] if f['kind']==sys.argv[2] for x in f['frames']))" "$T/out" "$kind")
+      filt=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['capture']['bpf_filter'])" "$T/out")
+      if [ -n "$want" ] && [ "$got" = "$want" ] && [ "$filt" = "tcp port 51103" ]; then
+        ok "$kind under 'tcp port 51103' (options $order the expression): frames $got = tshark's"
+      else bad "$kind under 'tcp port 51103' (options $order): frames '$got', tshark '$want', bpf_filter '$filt'"; fi
+    done
+  done
+  run 0 -r "$seed" 'tcp port 51103' -q && grep -q "^  bpf filter    tcp port 51103 (frames keep their numbers in the file)$" "$T/out" &&
+    ok "the text report names the filter" || bad "the text report does not name the filter: $(head -8 "$T/out")"
+  # -c counts frames that pass the filter: the 10th of them, not the file's 10th
+  tenth=$(tshark -n -r "$seed" -Y "tcp.port==51103" -T fields -e frame.number 2>/dev/null | sed -n 10p)
+  run 0 -r "$seed" -c 10 --format json 'tcp port 51103' &&
+    n=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['capture']['packets'])" "$T/out") &&
+    [ "$n" = 10 ] && ok "-c 10 with a filter: 10 frames analysed (the 10th is file frame $tenth)" || bad "-c 10 with a filter: $n frames"
   ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
 esac

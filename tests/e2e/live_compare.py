@@ -4,7 +4,7 @@
     live_compare.py LIVE.json OTHER.json [--timing]
 
 Always ignored: the capture header fields that name the source and the
-capture itself (source, live, drops, wall clock, span). With --timing (the
+capture itself (source, live, the BPF filter, drops, wall clock, span). With --timing (the
 other report is of the original file, replayed by tcpreplay at its own
 timing): also every value that depends on when frames arrived, i.e.
 timestamps, latencies, durations and what is computed from them, and the
@@ -15,7 +15,7 @@ import json
 import re
 import sys
 
-HEADER = {"source", "live", "kernel_drops", "interface_drops", "wall_start", "wall_stop", "lower_bounds",
+HEADER = {"source", "live", "bpf_filter", "kernel_drops", "interface_drops", "wall_start", "wall_stop", "lower_bounds",
           "first_ts", "last_ts", "duration_s"}
 TIMING = re.compile(r"(^|_)ts$|_us$|_ms$|^duration|fraction|share|ratio|^srtt|^rttvar|^rto|^message$")
 

@@ -106,6 +106,10 @@ struct ns_report_info {
     ns_report_filter *filter;    /* narrowing, or NULL */
     long long count;             /* frame limit (-c; 0: none) */
     int verbosity;               /* -1: summary sections only; 0; 1: more columns per table */
+    /* Added later (read up to .size): the BPF expression frames passed, or
+     * NULL. A file's frames keep their numbers in the file (nfsscope filters
+     * as it reads, so evidence names the frames tshark shows). */
+    const char *bpf_filter;
 };
 #define NS_REPORT_INFO_INIT {.size = sizeof(struct ns_report_info)}
 
