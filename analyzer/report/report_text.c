@@ -149,14 +149,14 @@ static void latency_cells(struct table *t, const struct ns_latency *lat, struct 
     fmt_exact(b, sizeof b, (double)lat->sum_ns / (double)l.count, u);
     table_cell(t, "%s", b);
     if (verbose) { fmt_exact(b, sizeof b, (double)lat->min_ns, u); table_cell(t, "%s", b); }
-    fmt_percentile(b, sizeof b, l.p50_ns, u);
+    fmt_percentile_within(b, sizeof b, l.p50_ns, lat->min_ns, lat->max_ns, u);
     table_cell(t, "%s", b);
-    if (verbose) { fmt_percentile(b, sizeof b, ns_latency_percentile_ns(lat, 0.90), u); table_cell(t, "%s", b); }
-    fmt_percentile(b, sizeof b, l.p95_ns, u);
+    if (verbose) { fmt_percentile_within(b, sizeof b, ns_latency_percentile_ns(lat, 0.90), lat->min_ns, lat->max_ns, u); table_cell(t, "%s", b); }
+    fmt_percentile_within(b, sizeof b, l.p95_ns, lat->min_ns, lat->max_ns, u);
     table_cell(t, "%s", b);
-    fmt_percentile(b, sizeof b, l.p99_ns, u);
+    fmt_percentile_within(b, sizeof b, l.p99_ns, lat->min_ns, lat->max_ns, u);
     table_cell(t, "%s", b);
-    if (verbose) { fmt_percentile(b, sizeof b, ns_latency_percentile_ns(lat, 0.999), u); table_cell(t, "%s", b); }
+    if (verbose) { fmt_percentile_within(b, sizeof b, ns_latency_percentile_ns(lat, 0.999), lat->min_ns, lat->max_ns, u); table_cell(t, "%s", b); }
     fmt_exact(b, sizeof b, (double)l.max_ns, u);
     table_cell(t, "%s", b);
 }
@@ -180,22 +180,33 @@ static void section_ops(FILE *o, const struct ns_stats *st, const struct ns_sect
 {
     static struct ns_op_row rows[NS_OPKEY_MAX]; /* large: not on the stack */
     size_t n = ns_op_rows(st, rows, NS_OPKEY_MAX);
-    fprintf(o, "\n%s (NFSv4 by main operation of the COMPOUND)\n", sec->title);
+    /* the heading and the in-cpd column follow the versions present: an
+     * NFSv3-only capture has procedures, no COMPOUNDs */
+    bool v4 = (st->nfs_versions & ~(NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
+    bool older = (st->nfs_versions & (NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
+    fprintf(o, "\n%s (%s)\n", sec->title,
+            !v4 ? "NFSv3 by procedure"
+                : older ? "NFSv3 by procedure, NFSv4 by main operation of the COMPOUND"
+                        : "NFSv4 by main operation of the COMPOUND");
     if (!n) return;
     uint64_t max = 0;
     for (size_t i = 0; i < n; i++)
         if (rows[i].s->latency.count && rows[i].s->latency.max_ns > max) max = rows[i].s->latency.max_ns;
     struct time_unit u = time_unit_for(max);
-    const char *heads[TABLE_COLS] = {"operation", "vers", "count", "in-cpd", "errors"};
+    const char *heads[TABLE_COLS] = {"operation", "vers", "count"};
+    size_t h = 3;
+    if (v4) heads[h++] = "in-cpd";
+    heads[h++] = "errors";
     char mean[16];
-    latency_heads(heads + 5, u, verbose, mean, sizeof mean);
-    struct table *t = table_new(verbose ? "llrrrrrrrrrrr" : "llrrrrrrrr", heads);
+    latency_heads(heads + h, u, verbose, mean, sizeof mean);
+    const char *align = verbose ? (v4 ? "llrrrrrrrrrrr" : "llrrrrrrrrrr") : (v4 ? "llrrrrrrrr" : "llrrrrrrr");
+    struct table *t = table_new(align, heads);
     for (size_t i = 0; i < n; i++) {
         const struct ns_op_stats *s = rows[i].s;
         table_cell(t, "%s", rows[i].name);
         table_cell(t, "%s", op_version(rows[i].key));
         table_cell(t, "%" PRIu64, s->count);
-        table_cell(t, "%" PRIu64, s->in_compounds);
+        if (v4) table_cell(t, "%" PRIu64, s->in_compounds);
         table_cell(t, "%" PRIu64, s->errors);
         latency_cells(t, &s->latency, u, verbose);
         table_row_end(t);

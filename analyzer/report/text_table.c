@@ -116,6 +116,14 @@ void fmt_percentile(char *buf, size_t n, unsigned long long ns, struct time_unit
     snprintf(buf, n, "%.*f", dec, v);
 }
 
+void fmt_percentile_within(char *buf, size_t n, unsigned long long ns, unsigned long long min_ns,
+                           unsigned long long max_ns, struct time_unit u)
+{
+    fmt_percentile(buf, n, ns, u);
+    double shown = strtod(buf, NULL) * u.ns;
+    if (shown > (double)max_ns || shown < (double)min_ns) fmt_exact(buf, n, (double)ns, u);
+}
+
 void fmt_exact(char *buf, size_t n, double ns, struct time_unit u)
 {
     int dec = u.ns >= 1e9 ? 6 : u.ns >= 1e6 ? 3 : 0;

@@ -27,6 +27,12 @@ struct time_unit time_unit_for(unsigned long long max_ns);
 /* A percentile read from the histogram (about 1% wide buckets): three
  * significant digits in unit u. */
 void fmt_percentile(char *buf, size_t n, unsigned long long ns, struct time_unit u);
+/* A percentile beside the exact min and max of the same samples: as
+ * fmt_percentile, unless its rounding would print it past them (p99 "3.00"
+ * beside max "2.999", p50 "1400" beside min "1404"); then exactly, as they
+ * are printed. */
+void fmt_percentile_within(char *buf, size_t n, unsigned long long ns, unsigned long long min_ns,
+                           unsigned long long max_ns, struct time_unit u);
 /* An exact value (mean, min, max) in unit u: to the microsecond. */
 void fmt_exact(char *buf, size_t n, double ns, struct time_unit u);
 

@@ -5,7 +5,11 @@
 
 For every sample: no line over 100 columns (default, -v, -q); each latency
 table names one unit in its "mean" head and every percentile cell has at
-most three significant digits (the histogram's buckets are ~1% wide).
+most three significant digits (the histogram's buckets are ~1% wide),
+unless three digits would print it past the row's min or max: then it is
+exact, and in every case min <= percentile <= max as printed (issue 23).
+The Operations heading and its in-cpd column follow the versions present:
+"NFSv3 by procedure" and no in-cpd on NFSv3-only samples.
 Mixed NFSv3/NFSv4 capture (cooked-any.pcap): v3 rows and their counts equal
 tshark's NFSv3 replies per procedure, and a procedure of both versions is
 listed once per version with its "vers"; JSON ops[] has the version key.
@@ -44,11 +48,21 @@ def sig_digits_ok(cell):
     return abs(round(v, -e + 2) - v) <= abs(v) * 1e-9
 
 
+def round3(v):
+    """Three significant digits, halves away from zero as C's round() (the
+    report's rounding), not Python's halves to even."""
+    if v == 0:
+        return 0.0
+    scale = 10.0 ** (math.floor(math.log10(abs(v))) - 2)
+    return math.floor(abs(v) / scale + 0.5) * scale * (1 if v > 0 else -1)
+
+
 caps = sorted(glob.glob(os.path.join(S, "*.pcap")))
 lines_checked = tables = 0
 for cap in caps:
     name = os.path.basename(cap)
-    for opts in ([], ["-v"], ["-q"]):
+    mins = {}  # (table, row name, vers) -> min, from the -v run (the only one with a min column)
+    for opts in (["-v"], [], ["-q"]):
         out = run("-r", cap, *opts)
         for l in out.splitlines():
             lines_checked += 1
@@ -65,6 +79,7 @@ for cap in caps:
             if sum(h in ("us", "ms", "s") for h in heads) != 1:
                 errors.append("%s: a latency table with more than one unit: %s" % (name, l))
             pcols = [k for k, h in enumerate(heads) if re.fullmatch(r"p[0-9.]+", h)]
+            mcol = heads.index("min") if "min" in heads else None
             ncols = len(heads) - 1  # "mean us" is two words
             for r in rows[i + 1:]:
                 if not r.strip():
@@ -72,10 +87,25 @@ for cap in caps:
                 cells = r.split()
                 if len(cells) != ncols or cells[-1] == "-":
                     continue
+                key = (m.group(1), *cells[:3 if m.group(1) == "program" else 2])  # program rows: + procedure
+                hi = float(cells[-1])
+                if mcol is not None:
+                    mins[key] = float(cells[mcol - 1])
+                lo = mins.get(key)
                 for k in pcols:
                     c = cells[k - 1]
-                    if not sig_digits_ok(c):
+                    v = float(c)
+                    if v > hi or (lo is not None and v < lo):
+                        errors.append("%s %s: percentile %s outside min %s .. max %s: %s" % (name, " ".join(opts), c, lo, hi, r))
+                    exact_needed = round3(v) > hi or (lo is not None and round3(v) < lo)
+                    if not sig_digits_ok(c) and not exact_needed:
                         errors.append("%s: percentile %s has more than 3 significant digits: %s" % (name, c, r))
+        versions = re.search(r"^  NFS versions +(.*)$", out, re.M)
+        head = re.search(r"^Operations \((.*)\)$", out, re.M)
+        if versions and head and "v4" not in versions.group(1):
+            if head.group(1) != "NFSv3 by procedure" or re.search(r"^  operation .*in-cpd", out, re.M):
+                errors.append("%s %s: NFSv3-only, Operations headed '%s' (in-cpd column: %s)" % (
+                    name, " ".join(opts), head.group(1), bool(re.search(r"^  operation .*in-cpd", out, re.M))))
 
 # mixed versions
 mixed = os.path.join(S, "cooked-any.pcap")

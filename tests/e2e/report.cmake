@@ -5,3 +5,10 @@ add_test(NAME api.report_symbols
          COMMAND ${PROJECT_SOURCE_DIR}/tests/api/check_report_symbols.sh ${CMAKE_NM}
                  $<TARGET_FILE:nfsscope_report> $<TARGET_FILE:nfsscope_core>)
 set_tests_properties(api.report_symbols PROPERTIES LABELS api)
+# The report's number formats (tests/unit/report/test_text_table.c): built
+# with text_table.c itself, an internal part of the report library.
+add_executable(test_text_table ${PROJECT_SOURCE_DIR}/tests/unit/report/test_text_table.c
+               ${PROJECT_SOURCE_DIR}/analyzer/report/text_table.c)
+target_include_directories(test_text_table PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit ${PROJECT_SOURCE_DIR}/analyzer/report)
+target_link_libraries(test_text_table PRIVATE m)
+add_test(NAME unit.test_text_table COMMAND test_text_table)
