@@ -253,43 +253,62 @@ static size_t lat_ops(const struct series *s, const struct series_op **out)
     return n < HTML_LAT_OPS ? n : HTML_LAT_OPS;
 }
 
+/* p50 and p99 of operation k per interval (-1: no reply), in ms. */
+static void lat_points(const struct page *p, const struct series_op *op, double *x, double *y50, double *y99)
+{
+    for (unsigned i = 0; i < p->s->nbuckets; i++) {
+        x[i] = page_bucket_x(p, i) + page_bucket_w(p) / 2;
+        double q = series_lat_quantile_ns(op->hist[i], 0.5), r = series_lat_quantile_ns(op->hist[i], 0.99);
+        y50[i] = q > 0 ? q / 1e6 : -1;
+        y99[i] = r > 0 ? r / 1e6 : -1;
+    }
+}
+
 void chart_latency(struct page *p)
 {
     const struct series *s = p->s;
     const struct series_op *ops[SERIES_OPS];
     size_t nops = lat_ops(s, ops);
     unsigned n = s->nbuckets;
-    double *x = calloc(n + 1, sizeof *x), *y50 = calloc(n + 1, sizeof *y50), *y99 = calloc(n + 1, sizeof *y99);
+    double *x = calloc(n + 1, sizeof *x), *y50 = calloc((nops + 1) * (n + 1), sizeof *y50),
+           *y99 = calloc((nops + 1) * (n + 1), sizeof *y99);
     if (!x || !y50 || !y99) { free(x); free(y50); free(y99); return; }
     double lo = 1e30, hi = 0;
-    for (size_t k = 0; k < nops; k++)
+    for (size_t k = 0; k < nops; k++) {
+        double *a = y50 + k * n, *b = y99 + k * n;
+        lat_points(p, ops[k], x, a, b);
         for (unsigned i = 0; i < n; i++) {
-            double q = series_lat_quantile_ns(ops[k]->hist[i], 0.5), r = series_lat_quantile_ns(ops[k]->hist[i], 0.99);
-            if (q > 0 && q / 1e6 < lo) lo = q / 1e6;
-            if (r > 0 && r / 1e6 > hi) hi = r / 1e6;
+            if (a[i] > 0 && a[i] < lo) lo = a[i];
+            if (b[i] > hi) hi = b[i];
         }
+    }
     struct chart c;
     char xl[96];
     snprintf(xl, sizeof xl, "time since the capture start (s); one point per %.3g s", page_bucket_w(p));
     chart_begin(&c, p->f, "latency", "Latency over time by operation: p50 (solid) and p99 (dashed)", 0);
     chart_axes(&c, 0, p->span_s, hi > 0 ? lo : 0.01, hi > 0 ? hi : 1, true, xl, "latency (ms, log scale)");
     for (size_t k = 0; k < nops; k++) {
-        for (unsigned i = 0; i < n; i++) {
-            x[i] = page_bucket_x(p, i) + page_bucket_w(p) / 2;
-            double q = series_lat_quantile_ns(ops[k]->hist[i], 0.5), r = series_lat_quantile_ns(ops[k]->hist[i], 0.99);
-            y50[i] = q > 0 ? q / 1e6 : -1;
-            y99[i] = r > 0 ? r / 1e6 : -1;
-        }
+        const double *a = y50 + k * n, *b = y99 + k * n;
         const char *col = svg_color(k);
-        chart_line(&c, x, y50, (int)n, col, false, false, "series p50");
-        chart_line(&c, x, y99, (int)n, col, true, false, "series p99");
+        /* Each line narrower than the one before: operations with the same
+         * latencies (GETATTR, ACCESS, LOOKUP of one server) show as stripes
+         * of a wider line instead of hiding under the last one drawn. */
+        c.line_w = 2 + 1.5 * (double)(nops - 1 - k);
+        chart_line(&c, x, a, (int)n, col, false, false, "series p50");
+        chart_line(&c, x, b, (int)n, col, true, false, "series p99");
         for (unsigned i = 0; i < n; i++) /* lone points show too */
-            if (y50[i] > 0 && (i == 0 || y50[i - 1] < 0) && (i + 1 == n || y50[i + 1] < 0)) chart_dot(&c, x[i], y50[i], col, NULL);
-        char label[64];
-        snprintf(label, sizeof label, "%s (%" PRIu64 ")", ns_op_key_name(ops[k]->key), ops[k]->replies);
+            if (a[i] > 0 && (i == 0 || a[i - 1] < 0) && (i + 1 == n || a[i + 1] < 0)) chart_dot(&c, x[i], a[i], col, NULL);
+        char label[96];
+        int len = snprintf(label, sizeof label, "%s (%" PRIu64 ")", ns_op_key_name(ops[k]->key), ops[k]->replies);
+        for (size_t j = 0; j < k; j++) /* say so, or a reader looks for a line of its own */
+            if (memcmp(a, y50 + j * n, n * sizeof *a) == 0 && memcmp(b, y99 + j * n, n * sizeof *b) == 0) {
+                snprintf(label + len, sizeof label - (size_t)len, " = %s", ns_op_key_name(ops[j]->key));
+                break;
+            }
         chart_legend(&c, col, label, false);
     }
-    chart_end(&c, nops ? "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture."
+    c.line_w = 0;
+    chart_end(&c, nops ? "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture. Lines drawn later are narrower, so equal ones show as stripes."
                        : "No answered NFS calls.");
     free(x); free(y50); free(y99);
 }
@@ -330,10 +349,12 @@ void chart_latency_hist(struct page *p)
             x[m] = u; y[m++] = 0;
             if (m > 2 * SERIES_LAT_BINS - 4) break;
         }
+        c.line_w = 2 + 1.5 * (double)(nops - 1 - k); /* equal outlines as stripes, as in chart_latency */
         chart_line(&c, x, y, m, svg_color(k), false, false, "series hist");
         chart_legend(&c, svg_color(k), ns_op_key_name(ops[k]->key), false);
     }
-    chart_end(&c, nops ? "Replies per latency bin, each operation's bins outlined in its colour." : "No answered NFS calls.");
+    c.line_w = 0;
+    chart_end(&c, nops ? "Replies per latency bin, each operation's bins outlined in its colour (later ones narrower)." : "No answered NFS calls.");
 }
 
 static const char *bytes_unit(double max, double *div)

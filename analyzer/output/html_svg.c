@@ -128,11 +128,17 @@ void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, boo
     if (c->ycat) {
         /* the caller labels its rows */
     } else if (ylog) {
-        for (double v = y0; v <= y1 * 1.0001; v *= 10) {
-            double py = chart_y(c, v);
-            fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-                    L, py, R, py, L - 4, py + 4, v);
-        }
+        /* one or two decades: 2 and 5 as well, or the axis reads only "0.1" and "1" */
+        static const double steps[] = {1, 2, 5};
+        int per = log10(y1 / y0) < 2.5 ? 3 : 1;
+        for (double d = y0; d <= y1 * 1.0001; d *= 10)
+            for (int k = 0; k < per; k++) {
+                double v = d * steps[k];
+                if (v > y1 * 1.0001) break;
+                double py = chart_y(c, v);
+                fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                        L, py, R, py, L - 4, py + 4, v);
+            }
     } else {
         double ys = nice_step(y1 - y0, 5);
         for (double v = y0; v <= y1 + ys * 1e-9; v += ys) {
@@ -174,8 +180,8 @@ void chart_line(struct chart *c, const double *x, const double *y, int n, const 
         }
         double px = chart_x(c, x[i]), py = chart_y(c, y[i]);
         if (!open) {
-            fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"M", cls, color,
-                    dashed ? " stroke-dasharray=\"5 3\"" : "");
+            fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s d=\"M", cls, color,
+                    c->line_w > 0 ? c->line_w : 2, dashed ? " stroke-dasharray=\"5 3\"" : "");
             num(c->f, px);
             fputc(' ', c->f);
             num(c->f, py);

@@ -21,6 +21,7 @@ struct chart {
     bool xlog;             /* set before chart_axes: decades on x (x0 > 0) */
     bool ycat;             /* set before chart_axes: categories on y, the caller labels them */
     int h;                 /* total height */
+    double line_w;         /* stroke width of chart_line; 0: 2 */
     int nlegend;
     int nbands;            /* band labels are staggered */
 };

@@ -19,3 +19,15 @@ if(NFSSCOPE_TUI)
                                         ${PROJECT_SOURCE_DIR}/samples/seed-002-slots-64-granted-10.pcap)
   set_tests_properties(e2e.html.screen PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;html;screen")
 endif()
+# The charts as a person reads them (issue 23, tests/e2e/html_reading.py):
+# small, v3-only, UDP and lossy UDP samples, and a generated capture of many
+# sessions and error storms (bench/make_error_sessions.py).
+foreach(_s seed-000-nconnect-misbind nfsv3-tcp nfsv3-udp nfsv3-udp-loss5)
+  add_test(NAME e2e.html.reading.${_s}
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/html_reading.py $<TARGET_FILE:nfsscope>
+                   ${PROJECT_SOURCE_DIR}/samples/${_s}.pcap ${CMAKE_BINARY_DIR}/html-test)
+  set_tests_properties(e2e.html.reading.${_s} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "e2e;html")
+endforeach()
+add_test(NAME e2e.html.reading.error-sessions
+         COMMAND sh -c "${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/bench/make_error_sessions.py ${CMAKE_BINARY_DIR}/html-test/error-sessions.pcap 60000 >/dev/null && ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/html_reading.py $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/html-test/error-sessions.pcap ${CMAKE_BINARY_DIR}/html-test")
+set_tests_properties(e2e.html.reading.error-sessions PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 LABELS "e2e;html")
