@@ -49,21 +49,24 @@ void html_finding_chart(const struct page *p, const struct ns_finding *fd, char 
     snprintf(buf, n, "findings-timeline");
 }
 
-/* Each finding's time span as a band (storms) or a mark. */
-static void finding_bands(struct chart *c, const struct page *p, const uint8_t *session, bool storms_only)
+/* Each finding's time span as a band (storms) or a mark; c NULL: only
+ * counts them. */
+static size_t finding_bands(struct chart *c, const struct page *p, const uint8_t *session, bool storms_only)
 {
     const struct ns_finding *const *all;
-    size_t n = ns_analyzer_findings(p->a, &all);
-    for (size_t i = 0, shown = 0; i < n && shown < 8; i++) {
+    size_t n = ns_analyzer_findings(p->a, &all), shown = 0;
+    for (size_t i = 0; i < n && shown < 8; i++) {
         const struct ns_finding *fd = all[i];
         if (storms_only && !storm_like(fd->kind)) continue;
         if (session && !(fd->has_session && memcmp(fd->sessionid, session, NS_SESSIONID_LEN) == 0)) continue;
+        shown++;
+        if (!c) continue;
         char label[NS_FINDING_KIND_MAX + 16];
         snprintf(label, sizeof label, "%s #%" PRIu32, fd->kind, fd->id);
         chart_band(c, page_x(p, fd->first_ts_ns), page_x(p, fd->last_ts_ns),
                    storm_like(fd->kind) ? STORM_COLOR : "#ff7f0e", label);
-        shown++;
     }
+    return shown;
 }
 
 void chart_session_slots(struct page *p, const struct ns_session_view *v, const struct series_session *ss)
@@ -97,7 +100,9 @@ void chart_session_slots(struct page *p, const struct ns_session_view *v, const 
             if (v->history[i].target_highest_slotid + 1.0 > ymax) ymax = v->history[i].target_highest_slotid + 1.0;
     struct chart c;
     chart_begin(&c, p->f, id, title, 0);
-    chart_axes(&c, 0, p->span_s, 0, ymax * 1.1, false, "time since the capture start (s)", "requests / slots");
+    double top = ymax * 1.1; /* room above the lines for the findings' labels */
+    if (finding_bands(NULL, p, ss->id, false)) top = ymax * chart_band_headroom(&c);
+    chart_axes(&c, 0, p->span_s, 0, top, false, "time since the capture start (s)", "requests / slots");
     finding_bands(&c, p, ss->id, false);
     chart_line(&c, x, out, (int)n + 1, svg_color(0), false, true, "series outstanding");
     chart_legend(&c, svg_color(0), "outstanding (max per interval)", false);
@@ -185,7 +190,9 @@ void chart_errors(struct page *p)
     char ylabel[80];
     snprintf(ylabel, sizeof ylabel, "errors per %.3g s", page_bucket_w(p));
     chart_begin(&c, p->f, "errors", "Error replies over time, by status (storms shaded)", 0);
-    chart_axes(&c, 0, p->span_s, 0, ymax * 1.1, false, "time since the capture start (s)", ylabel);
+    double top = ymax * 1.1; /* room above the bars for the storms' labels */
+    if (finding_bands(NULL, p, NULL, true)) top = ymax * chart_band_headroom(&c);
+    chart_axes(&c, 0, p->span_s, 0, top, false, "time since the capture start (s)", ylabel);
     finding_bands(&c, p, NULL, true);
     for (unsigned i = 0; i < n; i++) {
         double y = 0, x0 = page_bucket_x(p, i), x1 = x0 + page_bucket_w(p);

@@ -210,10 +210,53 @@ void chart_band(struct chart *c, double x0, double x1, const char *color, const 
     fprintf(c->f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.15\"><title>",
             a, SVG_TOP, b - a, c->h - SVG_TOP - SVG_BOTTOM, color);
     html_text(c->f, label);
-    fprintf(c->f, "</title></rect><text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" fill=\"%s\">", a + 2,
-            SVG_TOP + 11 + 11 * (c->nbands++ % 4), color);
-    html_text(c->f, label);
-    fputs("</text>\n", c->f);
+    fputs("</title></rect>\n", c->f);
+    if (c->nbands < CHART_BAND_LABELS) {
+        struct chart_label *l = &c->bands[c->nbands++];
+        l->x = a + 2;
+        l->color = color;
+        snprintf(l->text, sizeof l->text, "%s", label);
+    }
+}
+
+/* Band labels in rows below the plot's top, each where it overlaps no other
+ * label, on a white outline so that the lines under them do not strike
+ * through them (they are drawn after the lines). */
+static void band_labels(struct chart *c)
+{
+    enum { ROWS = CHART_BAND_ROWS };
+    const double char_w = 6.8; /* 10 px sans-serif capitals and digits, generously */
+    double row_end[ROWS];
+    int hidden = 0;
+    for (int r = 0; r < ROWS; r++) row_end[r] = -1e9;
+    for (int i = 0; i < c->nbands; i++) {
+        const struct chart_label *l = &c->bands[i];
+        double w = char_w * (double)strlen(l->text), x = l->x;
+        int row = -1;
+        for (int r = 0; r < ROWS && row < 0; r++)
+            if (row_end[r] + 8 <= x) row = r;
+        if (row < 0) { /* every row taken at x: after the row that ends first, if the plot has room */
+            row = 0;
+            for (int r = 1; r < ROWS; r++)
+                if (row_end[r] < row_end[row]) row = r;
+            x = row_end[row] + 8;
+        }
+        if (x + w > SVG_W - SVG_RIGHT) { hidden++; continue; }
+        row_end[row] = x + w;
+        fprintf(c->f, "<text class=\"bandlabel\" x=\"%.1f\" y=\"%d\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+                x, SVG_TOP + 11 + CHART_BAND_ROW_H * row, l->color);
+        html_text(c->f, l->text);
+        fputs("</text>\n", c->f);
+    }
+    if (hidden)
+        fprintf(c->f, "<text class=\"bandlabel\" x=\"%d\" y=\"%d\">%d more shaded span%s: hover for %s</text>\n",
+                SVG_W - SVG_RIGHT + 14, c->h - SVG_BOTTOM, hidden, hidden == 1 ? "" : "s", hidden == 1 ? "its name" : "their names");
+}
+
+double chart_band_headroom(const struct chart *c)
+{
+    double plot = c->h - SVG_TOP - SVG_BOTTOM, rows = CHART_BAND_ROWS * CHART_BAND_ROW_H + 4;
+    return plot / (plot - rows);
 }
 
 void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title)
@@ -263,6 +306,7 @@ void chart_vmark(struct chart *c, double x, const char *color, const char *title
 
 void chart_end(struct chart *c, const char *caption)
 {
+    band_labels(c);
     fputs("</svg>", c->f);
     if (caption) {
         fputs("<figcaption>", c->f);

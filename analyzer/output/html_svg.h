@@ -14,6 +14,10 @@
 #define SVG_TOP 30
 #define SVG_BOTTOM 44
 
+#define CHART_BAND_LABELS 16
+#define CHART_BAND_ROWS 4 /* rows of band labels at the plot's top */
+#define CHART_BAND_ROW_H 12
+
 struct chart {
     FILE *f;
     double x0, x1, y0, y1; /* data range */
@@ -23,7 +27,8 @@ struct chart {
     int h;                 /* total height */
     double line_w;         /* stroke width of chart_line; 0: 2 */
     int nlegend;
-    int nbands;            /* band labels are staggered */
+    int nbands;            /* band labels, drawn last (chart_end) */
+    struct chart_label { double x; const char *color; char text[64]; } bands[CHART_BAND_LABELS];
 };
 
 /* Text with &, <, >, " escaped. */
@@ -44,8 +49,13 @@ void chart_legend(struct chart *c, const char *color, const char *label, bool da
  * axis) break the line. step: hold each value until the next x. */
 void chart_line(struct chart *c, const double *x, const double *y, int n, const char *color, bool dashed, bool step,
                 const char *cls);
-/* A shaded band from x0 to x1 over the plot's height, with a label at its top. */
+/* A shaded band from x0 to x1 over the plot's height. Its label is drawn by
+ * chart_end, over the lines, in the first of four rows where it overlaps no
+ * other label (else left to the band's hover text, and counted). */
 void chart_band(struct chart *c, double x0, double x1, const char *color, const char *label);
+/* What to multiply a linear y axis's top by, before chart_axes, so that the
+ * data stays below the rows of band labels. */
+double chart_band_headroom(const struct chart *c);
 void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title);
 void chart_dot(struct chart *c, double x, double y, const char *color, const char *title);
 void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall);

@@ -14,6 +14,7 @@ page with a probe script that writes getBBox() of every label into the DOM):
 
 Exit 77: no chromium.
 """
+import html
 import json
 import os
 import re
@@ -74,6 +75,53 @@ def check_equal_lines(figs):
           (len(p50) - len(set(p50)), len(p50), "; ".join(legend)))
 
 
+# Run in a copy of the page only (the page itself has no script): the boxes
+# the browser laid out, written into the DOM for --dump-dom.
+PROBE = r"""<script>
+function box(e){var b=e.getBBox();return [b.x,b.y,b.x+b.width,b.y+b.height];}
+function meets(a,b){return a[0]<b[2]&&b[0]<a[2]&&a[1]<=b[3]&&b[1]<=a[3];}
+var out=[];
+document.querySelectorAll('figure.chart').forEach(function(fig){
+  var plot=fig.querySelector('rect.plot'); if(!plot) return;
+  var P=box(plot), labels=[].slice.call(fig.querySelectorAll('text.bandlabel'));
+  var drawn=[].slice.call(fig.querySelectorAll('path.series,line.mark,rect.bar,circle.dot'));
+  labels.forEach(function(l,i){
+    var L=box(l), r={fig:fig.id,text:l.textContent,box:L,overlaps:[],under:[]};
+    if(L[0]<P[0]-1||L[2]>P[2]+1&&L[0]<P[2]) r.outside=true;
+    labels.forEach(function(m,j){if(j!=i&&meets(L,box(m))) r.overlaps.push(m.textContent);});
+    drawn.forEach(function(d){
+      if(l.compareDocumentPosition(d)&Node.DOCUMENT_POSITION_FOLLOWING&&meets(L,box(d))) r.under.push(d.getAttribute('class'));
+    });
+    out.push(r);
+  });
+});
+var pre=document.createElement('pre');pre.id='probe';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
+</script>"""
+
+
+def probe(exe, page, profile):
+    src = open(page, encoding="utf-8").read()
+    copy = page[:-5] + ".probe.html"
+    open(copy, "w", encoding="utf-8").write(src.replace("</body>", PROBE + "</body>"))
+    m = re.search(r'<pre id="probe">(.*?)</pre>', dump_dom(exe, copy, profile), re.S)
+    if not m:
+        fail("the probe script wrote nothing")
+    return json.loads(html.unescape(m.group(1)))
+
+
+def check_band_labels(labels):
+    """Span labels readable: apart, inside the plot, on top."""
+    for r in labels:
+        where = "%s: label %r" % (r["fig"], r["text"])
+        if r["overlaps"]:
+            fail("%s overlaps %s" % (where, r["overlaps"]))
+        if r.get("outside"):
+            fail("%s lies outside the plot (%s)" % (where, r["box"]))
+        if r["under"]:
+            fail("%s has drawn over it: %s" % (where, sorted(set(r["under"]))))
+    print("span labels: %d, apart, inside their plots, nothing drawn over them" % len(labels))
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__)
@@ -95,6 +143,7 @@ def main():
         fail("no chart in the browser's DOM")
     print("charts:", ", ".join(sorted(figs)))
     check_equal_lines(figs)
+    check_band_labels(probe(exe, page, profile))
     print("PASS: %s" % name)
     return 0
 
