@@ -69,6 +69,7 @@ if [ "$mode" = loss ]; then
   gaps=$(tshark -r "$lost" -Y tcp.analysis.lost_segment 2>/dev/null | wc -l)
   [ "$gaps" -gt 0 ] || fail "no gap made in $sample"
   clean=$(tshark -r "$pcap" -Y 'tcp.analysis.lost_segment or ip.flags.mf == 1 or ip.frag_offset > 0' 2>/dev/null | wc -l)
+  T new-session -d -s keep "sleep 600" # the server outlives kill-session: no race with the next new-session
   for f in "$pcap" "$lost"; do
     T new-session -d -s s -x 132 -y 40 "env TERM=$term \"$bin\" -r \"$f\" --tui --speed max; exec sleep 600"
     wait_for 'end of capture'

@@ -89,6 +89,10 @@ check_per_client() {
 rows() { awk -v last="$(wc -l < "$work/pane")" 'NR > 4 && (/^$/ || /^---/ || NR == last) {exit} NR > 4' "$work/pane"; }
 
 cd "$work"
+# a session that outlives the screens: killing the last one ends the tmux
+# server, and the next new-session can reach the server while it exits
+# ("server exited unexpectedly" under load)
+T new-session -d -s keep "sleep 600"
 case $mode in
 sort-severity)
   # seed-slot-rules holds findings of three severities (error, warning,
