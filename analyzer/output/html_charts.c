@@ -107,7 +107,7 @@ void chart_session_slots(struct page *p, const struct ns_session_view *v, const 
     chart_line(&c, x, out, (int)n + 1, svg_color(0), false, true, "series outstanding");
     chart_legend(&c, svg_color(0), "outstanding (max per interval)", false);
     chart_line(&c, x, gr, (int)n + 1, svg_color(2), false, true, "series granted");
-    chart_legend(&c, svg_color(2), "granted slots", false);
+    if (gr[n] > 0) chart_legend(&c, svg_color(2), "granted slots", false); /* no reply seen: no line */
     if (v && v->nhistory) {
         double hx[NS_SLOT_HISTORY + 1], hy[NS_SLOT_HISTORY + 1];
         for (uint32_t i = 0; i < v->nhistory; i++) {
@@ -193,7 +193,7 @@ void chart_errors(struct page *p)
     double top = ymax * 1.1; /* room above the bars for the storms' labels */
     if (finding_bands(NULL, p, NULL, true)) top = ymax * chart_band_headroom(&c);
     chart_axes(&c, 0, p->span_s, 0, top, false, "time since the capture start (s)", ylabel);
-    finding_bands(&c, p, NULL, true);
+    size_t storms = finding_bands(&c, p, NULL, true);
     for (unsigned i = 0; i < n; i++) {
         double y = 0, x0 = page_bucket_x(p, i), x1 = x0 + page_bucket_w(p);
         for (unsigned k = 0; k <= SERIES_STATUSES; k++) {
@@ -211,7 +211,7 @@ void chart_errors(struct page *p)
                  s->status_total[k < s->nstatus ? k : SERIES_STATUSES]);
         chart_legend(&c, status_color(k < s->nstatus ? k : SERIES_STATUSES), label, false);
     }
-    chart_legend(&c, STORM_COLOR, "storm / GRACE_STUCK span", false);
+    if (storms) chart_legend(&c, STORM_COLOR, "storm / GRACE_STUCK span", false); /* only what is drawn */
     chart_end(&c, ns ? "Replies whose NFS status is not OK (or whose RPC status is not SUCCESS)."
                      : "No error replies in the capture.");
 }

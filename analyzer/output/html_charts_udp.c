@@ -82,11 +82,19 @@ void chart_udp_pair(struct page *p, size_t idx)
             chart_vmark(&c, mid, svg_color(1), tip, true);
         }
     }
-    chart_legend(&c, svg_color(0), "RTT samples (mean, min..max)", false);
-    chart_legend(&c, svg_color(2), "SRTT", false);
-    chart_legend(&c, svg_color(4), "RTO", true);
-    chart_legend(&c, svg_color(3), "retransmissions (ticks)", false);
-    chart_legend(&c, svg_color(1), "major timeouts", false);
+    /* the legend lists what is drawn: a pair without replies to time has no
+     * SRTT, most have no retransmission */
+    unsigned samples = 0, resends = 0, majors = 0;
+    for (unsigned i = 0; i < n; i++) {
+        samples += sp->pt[i].rtt_n;
+        resends += sp->pt[i].resends;
+        majors += sp->pt[i].major;
+    }
+    if (samples) chart_legend(&c, svg_color(0), "RTT samples (mean, min..max)", false);
+    if (last_s > 0) chart_legend(&c, svg_color(2), "SRTT", false);
+    if (last_r > 0) chart_legend(&c, svg_color(4), "RTO", true);
+    if (resends) chart_legend(&c, svg_color(3), "retransmissions (ticks)", false);
+    if (majors) chart_legend(&c, svg_color(1), "major timeouts", false);
     struct ns_udp_totals t;
     ns_udp_pair_totals(u, &t);
     char cap[240];

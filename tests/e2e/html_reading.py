@@ -75,6 +75,31 @@ def check_equal_lines(figs):
           (len(p50) - len(set(p50)), len(p50), "; ".join(legend)))
 
 
+def check_legends_and_range(figs):
+    """Legends list what is drawn; log axes hold their values."""
+    entries = 0
+    for fid, fig in figs.items():
+        drawn = set()
+        for tag in re.findall(r'<(?:path class="series|rect class="(?:bar|band)|circle class="dot|line class="mark)[^>]*>', fig):
+            drawn.update(v for v in (attr(tag, "stroke"), attr(tag, "fill")) if v)
+        for col, label in re.findall(r'<g class="legend"><line [^>]*stroke="([^"]+)"[^>]*>(?:</line>)?<text[^>]*>([^<]*)</text>', fig):
+            entries += 1
+            if col not in drawn:
+                fail("%s: the legend lists %r, nothing of it is drawn" % (fid, html.unescape(label)))
+        if "log scale" not in fig:
+            continue
+        plot = re.search(r'<rect class="plot" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"', fig)
+        top, bottom = float(plot.group(2)), float(plot.group(2)) + float(plot.group(4))
+        ys = [float(v) for d in re.findall(r'<path class="series[^"]*"[^>]* d="([^"]+)"', fig)
+              for v in re.findall(r'(?:[ML][\d.]+ |V)([\d.]+)', d)]
+        ys += [float(v) for v in re.findall(r'<circle class="dot" cx="[\d.]+" cy="([\d.]+)"', fig)]
+        if "latency-hist" not in fid:  # the histogram's outlines go down to 0 replies
+            pinned = [y for y in ys if abs(y - top) < 0.05 or abs(y - bottom) < 0.05]
+            if pinned:
+                fail("%s: %d values drawn on the edge of the log axis (beyond it)" % (fid, len(pinned)))
+    print("legends: %d entries, each drawn; no value beyond a log axis" % entries)
+
+
 # Run in a copy of the page only (the page itself has no script): the boxes
 # the browser laid out, written into the DOM for --dump-dom.
 PROBE = r"""<script>
@@ -144,6 +169,7 @@ def main():
     print("charts:", ", ".join(sorted(figs)))
     check_equal_lines(figs)
     check_band_labels(probe(exe, page, profile))
+    check_legends_and_range(figs)
     print("PASS: %s" % name)
     return 0
 
