@@ -53,6 +53,11 @@ static void on_event(void *ctx, const struct ns_event *ev)
     case NS_EV_AMEND:
         if (ev->amend < 8) r->amends |= (uint8_t)(1u << ev->amend);
         r->amend_by = ev->by_frame;
+        /* the reply that refused the call shows that verdict too (r is not used after this) */
+        if (ev->amend == NS_AMEND_MISORDERED_CAUSE && ev->by_frame) {
+            struct frame_rec *by = frame_table_get_or_add(&cs->frames, ev->by_frame);
+            if (by) by->refused_misordered = true;
+        }
         break;
     default: break;
     }

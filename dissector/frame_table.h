@@ -24,6 +24,8 @@ struct frame_rec {
     uint8_t left_why;         /* enum ns_txn_verdict: why it left without its reply (0: it did not) */
     bool has_slot, has_expected, udp;
     uint8_t verdict;          /* enum ns_slot_verdict */
+    bool refused_misordered;  /* a reply: the server refused its call with SEQ_MISORDERED, whatever
+                               * the call's verdict said (the call carries the amendment) */
     uint8_t sessionid[NS_SESSIONID_LEN];
     uint32_t slot, seqid, expected, outstanding, granted;
     /* the session as it stood at this frame */

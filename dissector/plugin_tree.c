@@ -42,14 +42,23 @@ static void add_session(proto_tree *root, tvbuff_t *tvb, const struct frame_rec 
     }
 }
 
+/* The call's final verdict: a reply refusing it as misordered overrules
+ * what the call looked like when it was sent. */
+static const char *slot_verdict(const struct frame_rec *r)
+{
+    return r->refused_misordered ? ns_amend_kind_name(NS_AMEND_MISORDERED_CAUSE) : ns_slot_verdict_name(r->verdict);
+}
+
 static void add_slot(proto_tree *root, tvbuff_t *tvb, const struct frame_rec *r)
 {
     proto_item *ti = proto_tree_add_uint(root, hf_ns_slot, tvb, 0, 0, r->slot);
     GEN(ti);
     proto_tree *t = proto_item_add_subtree(ti, ett_nfsscope_slot);
     GEN(proto_tree_add_uint(t, hf_ns_seqid, tvb, 0, 0, r->seqid));
-    if (r->has_expected) GEN(proto_tree_add_uint(t, hf_ns_expected, tvb, 0, 0, r->expected));
-    if (r->verdict != NS_SLOT_NONE) GEN(proto_tree_add_string(t, hf_ns_verdict, tvb, 0, 0, ns_slot_verdict_name(r->verdict)));
+    /* nfsscope's expected value, from the slot's history: not shown where the server refused it */
+    if (r->has_expected && !r->refused_misordered) GEN(proto_tree_add_uint(t, hf_ns_expected, tvb, 0, 0, r->expected));
+    if (r->verdict != NS_SLOT_NONE || r->refused_misordered)
+        GEN(proto_tree_add_string(t, hf_ns_verdict, tvb, 0, 0, slot_verdict(r)));
     GEN(proto_tree_add_uint(t, hf_ns_outstanding, tvb, 0, 0, r->outstanding));
     if (r->granted) GEN(proto_tree_add_uint(t, hf_ns_granted, tvb, 0, 0, r->granted));
 }
@@ -105,7 +114,7 @@ void nfsscope_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct c
         if (r->has_slot) {
             add_session(root, tvb, r, sid, sizeof sid);
             add_slot(root, tvb, r);
-            proto_item_append_text(top, ", slot %u seq %u (%s)", r->slot, r->seqid, ns_slot_verdict_name(r->verdict));
+            proto_item_append_text(top, ", slot %u seq %u (%s)", r->slot, r->seqid, slot_verdict(r));
         }
         if (r->udp) add_udp(root, tvb, r);
     }

@@ -30,6 +30,15 @@ foreach(_s ${_plugin_samples})
                    $<TARGET_FILE:nfsscope> $<TARGET_FILE:nfsscope_plugin> ${_s} ${_plugin_preload})
   set_tests_properties(plugin.sample.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "plugin;tshark")
 endforeach()
+#   plugin.reading          what a tshark user reads on the thread-000 sample: a reply
+#                           refusing its call as misordered says so
+#                           (tests/plugin/check_plugin_reading.py)
+add_test(NAME plugin.reading
+         COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                 ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin_reading.py
+                 $<TARGET_FILE:nfsscope> $<TARGET_FILE:nfsscope_plugin>
+                 ${PROJECT_SOURCE_DIR}/samples/seed-000-nconnect-misbind.pcap ${_plugin_preload})
+set_tests_properties(plugin.reading PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "plugin;tshark")
 #   plugin.fields_doc       doc/wireshark-plugin-fields.md is what tshark -G fields lists
 add_test(NAME plugin.fields_doc
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1

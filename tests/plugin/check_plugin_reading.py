@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""The plugin as a tshark user reads it (issue 23), on one capture with
+SEQ_MISORDERED findings (the thread-000 sample):
+
+    check_plugin_reading.py NFSSCOPE PLUGIN_SO CAPTURE [--preload LIB]
+
+  verdict   a reply that refused its call as misordered says so: its summary
+            line reads "(misordered)", nfsscope.slot.verdict is
+            "misordered" and no "Expected sequence ID" contradicts it
+            (single pass and -2); the call it amends names it
+Exit 0 all match, 1 a difference (printed), 2 a tool failed, 77 no tshark.
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+from tshark_user import Tshark, take_preload
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def frames_text(out):
+    """Frame number -> its lines of `tshark -O nfsscope` output."""
+    frames, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"Frame (\d+): ", line)
+        if m:
+            cur = frames.setdefault(int(m.group(1)), [])
+        elif cur is not None:
+            cur.append(line)
+    return frames
+
+
+def check_verdicts(ts, report):
+    misordered = next((f for f in report["findings"] if f["kind"] == "SEQ_MISORDERED"), None)
+    if not misordered:
+        fail("the capture has no SEQ_MISORDERED finding")
+        return
+    replies = misordered["frames"]
+    flt = " || ".join("frame.number == %d" % n for n in replies)
+    for label, extra in (("single pass", []), ("-2", ["-2"])):
+        shown = frames_text(ts.run(["-r", ts.capture, "-Y", flt, "-O", "nfsscope"] + extra))
+        for n in replies:
+            lines = shown.get(n, [])
+            top = next((l for l in lines if l.startswith("[nfsscope NFS analysis")), "")
+            if "reply" not in top:
+                continue  # the finding lists replies; anything else is not this check's
+            if "(misordered)" not in top:
+                fail("%s: frame %d's summary does not say misordered: %r" % (label, n, top))
+            if not any(l.strip() == "[Slot verdict: misordered]" for l in lines):
+                fail("%s: frame %d: slot verdict is not misordered: %r" %
+                     (label, n, [l.strip() for l in lines if "verdict" in l]))
+            exp = [l.strip() for l in lines if "Expected sequence ID" in l]
+            if exp:
+                fail("%s: frame %d refused as misordered still shows %s" % (label, n, exp))
+        if label == "single pass":
+            top16 = next((l for l in shown.get(replies[0], []) if l.startswith("[nfsscope")), "")
+            print("frame %d: %s" % (replies[0], top16))
+    # the calls amended misordered name the replies that show it
+    out = ts.run(["-r", ts.capture, "-2", "-Y", 'nfsscope.amend == "misordered"', "-T", "fields",
+                  "-e", "frame.number", "-e", "nfsscope.amend.by"])
+    by = [int(l.split("\t")[1]) for l in out.splitlines() if l]
+    if not set(replies) <= set(by):
+        fail("calls amended misordered name %s, the finding lists %s" % (sorted(by), replies))
+
+
+def main():
+    args = sys.argv[1:]
+    preload = take_preload(args)
+    if len(args) != 3:
+        print(__doc__)
+        return 2
+    nfsscope, plugin_so, capture = args
+    if not shutil.which("tshark"):
+        print("no tshark")
+        return 77
+    rep = subprocess.run([nfsscope, "-r", capture, "--format", "json"], capture_output=True, text=True)
+    if rep.returncode not in (0, 3) or not rep.stdout:
+        print("nfsscope failed: " + rep.stderr)
+        return 2
+    report = json.loads(rep.stdout)
+    ts = Tshark(plugin_so, capture, preload)
+    try:
+        check_verdicts(ts, report)
+    finally:
+        ts.close()
+    print("ok" if not failures else "%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
