@@ -93,7 +93,12 @@ static void add_finding(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo, con
     GEN(proto_tree_add_uint64(t, hf_ns_finding_count, tvb, 0, 0, f->count));
     if (f->nframes) GEN(proto_tree_add_uint(t, hf_ns_finding_first, tvb, 0, 0, (guint32)f->frames[0]));
     GEN(proto_tree_add_string(t, hf_ns_finding_message, tvb, 0, 0, f->message));
-    expert_add_info_format(pinfo, ti, expert_of(f->severity), "%s: %s", f->kind, f->message);
+    /* The expert text stays the same for the finding's life (no count, no
+     * message that grows with it): Wireshark and tshark -z expert group
+     * items by their text, so one finding is one row; the count and the
+     * message are the fields above. */
+    expert_add_info_format(pinfo, ti, expert_of(f->severity), "%s: nfsscope finding %u (%s)%s%s", f->kind, f->id,
+                           ns_severity_name(f->severity), f->rfc[0] ? ", " : "", f->rfc);
 }
 
 void nfsscope_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct capture_state *cs,

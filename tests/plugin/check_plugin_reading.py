@@ -8,6 +8,8 @@ SEQ_MISORDERED findings (the thread-000 sample):
             line reads "(misordered)", nfsscope.slot.verdict is
             "misordered" and no "Expected sequence ID" contradicts it
             (single pass and -2); the call it amends names it
+  expert    `tshark -q -z expert` without -2 prints one row per finding
+            (the expert text does not carry a running count)
 Exit 0 all match, 1 a difference (printed), 2 a tool failed, 77 no tshark.
 """
 import json
@@ -71,6 +73,25 @@ def check_verdicts(ts, report):
         fail("calls amended misordered name %s, the finding lists %s" % (sorted(by), replies))
 
 
+def check_expert(ts, report):
+    out = ts.run(["-r", ts.capture, "-q", "-z", "expert"])
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\d+)\s+\S+\s+nfsscope\s+([A-Z_]+): (.*)$", line)
+        if m:
+            rows.setdefault(m.group(2), []).append(line.strip())
+    want = {}
+    for f in report["findings"]:
+        if f["frames"]:
+            want[f["kind"]] = want.get(f["kind"], 0) + 1
+    for kind, n in sorted(want.items()):
+        got = len(rows.get(kind, []))
+        if got != n:
+            fail("tshark -q -z expert: %d rows for %s, %d finding(s): %s" % (got, kind, n, rows.get(kind, [])[:3]))
+    print("tshark -q -z expert: %d nfsscope rows for %d findings" % (sum(len(v) for v in rows.values()),
+                                                                      sum(want.values())))
+
+
 def main():
     args = sys.argv[1:]
     preload = take_preload(args)
@@ -89,6 +110,7 @@ def main():
     ts = Tshark(plugin_so, capture, preload)
     try:
         check_verdicts(ts, report)
+        check_expert(ts, report)
     finally:
         ts.close()
     print("ok" if not failures else "%d failures" % len(failures))
