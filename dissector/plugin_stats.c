@@ -2,6 +2,7 @@
  * own sections, printed by the report library (nfsscope/report.h), after
  * the analyzer has seen the whole capture. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <epan/packet.h>
 #include <epan/stat_tap_ui.h>
@@ -12,7 +13,12 @@
 
 static int nfsscope_tap = -1;
 
-static void draw(enum ns_section which)
+#define RULE "===================================================================\n"
+
+/* As tshark's own statistics: a rule, a title saying what this is, the
+ * table, a rule. The report's section starts with a blank line (it follows
+ * another section there): left out under the title. */
+static void draw(enum ns_section which, const char *title)
 {
     struct capture_state *cs = nfsscope_capture();
     if (!cs->a) {
@@ -20,15 +26,28 @@ static void draw(enum ns_section which)
         return;
     }
     capture_state_finish(cs); /* tshark draws once the capture has ended */
-    printf("\n===================================================================\n");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return;
+    ns_report_section_text(m, cs->a, which);
+    fclose(m);
+    const char *body = text;
+    while (*body == '\n') body++;
+    printf(RULE "%s\n%s" RULE, title, body);
     fflush(stdout);
-    ns_report_section_text(stdout, cs->a, which);
-    printf("===================================================================\n");
-    fflush(stdout);
+    free(text);
 }
 
-static void draw_sessions(void *data _U_) { draw(NS_SECTION_SESSIONS); }
-static void draw_findings(void *data _U_) { draw(NS_SECTION_FINDINGS); }
+static void draw_sessions(void *data _U_)
+{
+    draw(NS_SECTION_SESSIONS, "nfsscope sessions: the whole capture, as nfsscope -r reports them");
+}
+
+static void draw_findings(void *data _U_)
+{
+    draw(NS_SECTION_FINDINGS, "nfsscope findings: the whole capture, as nfsscope -r reports them");
+}
 
 static void init_stat(const char *opt_arg, tap_draw_cb fn)
 {

@@ -30,9 +30,9 @@ foreach(_s ${_plugin_samples})
                    $<TARGET_FILE:nfsscope> $<TARGET_FILE:nfsscope_plugin> ${_s} ${_plugin_preload})
   set_tests_properties(plugin.sample.${_n} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "plugin;tshark")
 endforeach()
-#   plugin.reading          what a tshark user reads on the thread-000 sample: a reply
-#                           refusing its call as misordered says so
-#                           (tests/plugin/check_plugin_reading.py)
+#   plugin.reading          what a tshark user reads on the thread-000 sample: a reply refusing
+#                           its call as misordered says so, -z expert has one row per finding,
+#                           the statistics have a title (tests/plugin/check_plugin_reading.py)
 add_test(NAME plugin.reading
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
                  ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin_reading.py

@@ -68,7 +68,7 @@ def fields(ts, two_pass):
         rows = {}
         lines = ts.run(args).split("\n")
         for i, line in enumerate(lines):
-            if not line:  # the statistics start with a blank line
+            if not line or line.startswith("====="):  # the statistics (a rule, or -z expert's blank line)
                 return rows, "\n".join(lines[i:])
             cols = line.split("\t")
             if len(cols) != len(FIELDS):

@@ -10,6 +10,8 @@ SEQ_MISORDERED findings (the thread-000 sample):
             (single pass and -2); the call it amends names it
   expert    `tshark -q -z expert` without -2 prints one row per finding
             (the expert text does not carry a running count)
+  stats     -z nfsscope,findings and -z nfsscope,sessions start with a rule
+            and a title, as tshark's own statistics
 Exit 0 all match, 1 a difference (printed), 2 a tool failed, 77 no tshark.
 """
 import json
@@ -92,6 +94,18 @@ def check_expert(ts, report):
                                                                       sum(want.values())))
 
 
+def check_stats(ts):
+    for stat, title in (("findings", "nfsscope findings"), ("sessions", "nfsscope sessions")):
+        out = ts.run(["-r", ts.capture, "-q", "-z", "nfsscope," + stat])
+        lines = out.split("\n")
+        if len(lines) < 3 or not lines[0].startswith("=====") or not lines[1].startswith(title):
+            fail("-z nfsscope,%s starts %r, want a rule, then '%s...'" % (stat, lines[:3], title))
+        elif not lines[2].strip():
+            fail("-z nfsscope,%s: a blank line under the title: %r" % (stat, lines[:3]))
+        else:
+            print("-z nfsscope,%s: %r" % (stat, lines[:3]))
+
+
 def main():
     args = sys.argv[1:]
     preload = take_preload(args)
@@ -111,6 +125,7 @@ def main():
     try:
         check_verdicts(ts, report)
         check_expert(ts, report)
+        check_stats(ts)
     finally:
         ts.close()
     print("ok" if not failures else "%d failures" % len(failures))
