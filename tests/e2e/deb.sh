@@ -4,7 +4,8 @@
 # Wireshark), install each with
 #   apt-get install ./nfsscope_*.deb ./nfsscope-wireshark_*.deb
 # run the installed /usr/bin/nfsscope --version and on a sample, check the
-# man page and docs landed, that tshark loads the plugin, then remove them. The
+# man page and docs landed (every link of the installed README resolves),
+# that tshark loads the plugin, then remove them. The
 # packages are removed on every exit path (trap), and the test refuses to
 # touch a machine where either is already installed as a package.
 #   deb.sh BUILD_DIR SAMPLES_DIR VERSION [plugin]
@@ -81,12 +82,15 @@ v=$(/usr/bin/nfsscope --version)
 /usr/bin/nfsscope -r "$S/nfsv3-tcp.pcap" --format json -o "$T/r.json" || bad "installed nfsscope -r failed"
 calls=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rpc']['calls'])" "$T/r.json" 2>/dev/null)
 [ -n "$calls" ] && [ "$calls" = "$want" ] && ok "installed nfsscope read the sample: $calls calls (tshark $want)" || bad "installed nfsscope: calls '$calls', tshark $want"
-for f in /usr/share/man/man1/nfsscope.1 /usr/share/doc/nfsscope/README.md /usr/share/doc/nfsscope/findings.md \
-         /usr/share/doc/nfsscope/json-report.md /usr/share/doc/nfsscope/txn-log.md; do
+for f in /usr/share/man/man1/nfsscope.1 /usr/share/doc/nfsscope/README.md /usr/share/doc/nfsscope/doc/findings.md \
+         /usr/share/doc/nfsscope/doc/json-report.md /usr/share/doc/nfsscope/doc/txn-log.md; do
   [ -s "$f" ] || [ -s "$f.gz" ] || bad "not installed: $f"
 done
 man -l /usr/share/man/man1/nfsscope.1 2>/dev/null | grep -q "EXAMPLES" || [ ! -x /usr/bin/man ] || bad "man page has no EXAMPLES"
 ok "man page and docs installed"
+python3 "$D/doc_links.py" /usr/share/doc/nfsscope/README.md >"$T/links" &&
+  ok "every link of the installed README resolves ($(grep -c '^ok' "$T/links") links)" ||
+  bad "installed docs: $(grep FAIL "$T/links" | tr '\n' ' ')"
 pv=$(pkg-config --modversion nfsscope 2>/dev/null)
 [ "$pv" = "$V" ] && [ -s /usr/include/nfsscope/nfsscope.h ] && ok "core library: pkg-config --modversion nfsscope = $pv, headers in /usr/include/nfsscope" ||
   bad "core library not installed for pkg-config ('$pv')"

@@ -21,12 +21,16 @@ outside=$(sed -n 's/^-- \(Installing\|Up-to-date\): //p' "$T/log" | grep -v "^$T
 [ -z "$outside" ] && ok "every file under the prefix" || bad "installed outside the prefix: $outside"
 v=$("$T/p/bin/nfsscope" --version)
 [ "$v" = "nfsscope $V" ] && ok "installed bin/nfsscope --version: $v" || bad "bin/nfsscope --version: '$v'"
-for f in share/man/man1/nfsscope.1 share/doc/nfsscope/README.md share/doc/nfsscope/findings.md \
-         share/doc/nfsscope/json-report.md share/doc/nfsscope/txn-log.md share/doc/nfsscope/architecture.md \
+for f in share/man/man1/nfsscope.1 share/doc/nfsscope/README.md share/doc/nfsscope/doc/findings.md \
+         share/doc/nfsscope/doc/json-report.md share/doc/nfsscope/doc/txn-log.md share/doc/nfsscope/doc/architecture.md \
          include/nfsscope/nfsscope.h include/nfsscope/view.h; do
   [ -s "$T/p/$f" ] || bad "not installed: $f"
 done
 ok "man page, docs and headers installed"
+# every doc the installed README links to (and they to others) is installed
+python3 "$S/tests/e2e/doc_links.py" "$T/p/share/doc/nfsscope/README.md" >"$T/links" &&
+  ok "every link of the installed README resolves ($(grep -c '^ok' "$T/links") links)" ||
+  bad "installed docs: $(grep FAIL "$T/links" | tr '\n' ' ')"
 pc=$(find "$T/p" -name nfsscope.pc | head -1)
 [ -n "$pc" ] || { bad "no nfsscope.pc"; exit 1; }
 cat >"$T/use.c" <<'C'
