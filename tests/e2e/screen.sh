@@ -82,6 +82,8 @@ if [ "$mode" = loss ]; then
     elif [ "$clean" = 0 ]; then
       wait_for 'not analysed: nothing'
     fi
+    key q # quit before the session goes (see screen_reading.sh: ASan's exit check can spin orphaned)
+    for _ in $(seq 200); do [ "$(T display -p -t s '#{pane_current_command}')" = sleep ] && break; sleep 0.1; done
     T kill-session -t s
   done
   echo "ok: $sample TERM=$term loss (gaps $gaps)"

@@ -12,7 +12,20 @@ command -v tshark >/dev/null || { echo "SKIP: no tshark"; exit 77; }
 work=$(mktemp -d)
 sock=nfsscope-reading-$$
 T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+# q before the server goes: a screen whose terminal is killed under it
+# (SIGHUP) ends too, but an ASan build can then spin in LeakSanitizer's
+# exit check for minutes, orphaned
+close() {
+  T has-session -t s 2>/dev/null || return 0
+  T send-keys -t s q
+  local end=$((SECONDS + 20))
+  until [ "$(T display -p -t s '#{pane_current_command}' 2>/dev/null)" = sleep ]; do
+    [ "$SECONDS" -ge "$end" ] && break
+    sleep 0.1
+  done
+  T kill-session -t s
+}
+trap 'close; T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 fail() { echo "FAIL ($mode): $*"; echo "--- pane:"; cat "$work/pane" 2>/dev/null; exit 1; }
 snap() { T capture-pane -p -t s > "$work/pane"; }
 
@@ -172,7 +185,7 @@ for f in json.load(open(sys.argv[1]))["findings"]:
     done <<< "$lists"
     rows | grep -qF -- "$mark" || fail "LC_ALL=$loc: no cut marked with '$mark'"
     [ $loc = C ] && rows | grep -q '…' && fail "an ellipsis on a terminal that is not UTF-8"
-    T kill-session -t s
+    close
   done
   ;;
 firstview)
@@ -199,7 +212,7 @@ firstview)
   wait_for 'no NFSv4.1 session in this capture'
   key 6
   wait_for 'no RPC over UDP in this capture'
-  T kill-session -t s
+  close
   # NFSv4.1: opens on its sessions; its connections have errors and p99 too
   tshark_per_client "$samples/seed-000-nconnect-misbind.pcap" > expect
   open seed-000-nconnect-misbind 132 40
@@ -208,7 +221,7 @@ firstview)
   key 2
   wait_for '^conn +tr +client +server +session +bind +calls/s +p99 +errors'
   check_per_client expect
-  T kill-session -t s
+  close
   # NFSv3 over UDP alone: connections too (UDP flows), and the UDP view has its pairs
   tshark_per_client "$samples/nfsv3-udp-loss5.pcap" > expect
   open nfsv3-udp-loss5 132 40
