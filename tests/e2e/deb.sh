@@ -5,7 +5,7 @@
 #   apt-get install ./nfsscope_*.deb ./nfsscope-wireshark_*.deb
 # run the installed /usr/bin/nfsscope --version and on a sample, check the
 # man page and docs landed (every link of the installed README resolves),
-# that tshark loads the plugin, then remove them. The
+# what pkg-config prints, that tshark loads the plugin, then remove them. The
 # packages are removed on every exit path (trap), and the test refuses to
 # touch a machine where either is already installed as a package.
 #   deb.sh BUILD_DIR SAMPLES_DIR VERSION [plugin]
@@ -94,10 +94,18 @@ python3 "$D/doc_links.py" /usr/share/doc/nfsscope/README.md >"$T/links" &&
 pv=$(pkg-config --modversion nfsscope 2>/dev/null)
 [ "$pv" = "$V" ] && [ -s /usr/include/nfsscope/nfsscope.h ] && ok "core library: pkg-config --modversion nfsscope = $pv, headers in /usr/include/nfsscope" ||
   bad "core library not installed for pkg-config ('$pv')"
+# what pkg-config prints: the system's own paths (which it leaves out),
+# never a path through /usr/lib/pkgconfig/../..
+pf=$(pkg-config --cflags --libs nfsscope 2>&1) pi=$(pkg-config --variable=includedir nfsscope 2>&1)
+# shellcheck disable=SC2086
+[ "$(echo $pf)" = "-lnfsscope_core" ] && [ "$pi" = /usr/include ] &&
+  ok "pkg-config --cflags --libs nfsscope: $pf; includedir $pi" ||
+  bad "pkg-config --cflags --libs nfsscope: '$pf', includedir '$pi' (want -lnfsscope_core, /usr/include)"
 rl=$(pkg-config --libs nfsscope-report 2>/dev/null)
 [ -s /usr/include/nfsscope/report.h ] && dpkg -L nfsscope | grep -q "/libnfsscope_report\.a$" && [ -n "$rl" ] &&
   ok "report library: /usr/include/nfsscope/report.h, pkg-config --libs nfsscope-report = $rl" ||
   bad "report library not installed (report.h, libnfsscope_report.a, nfsscope-report.pc: '$rl')"
+case "$rl" in *..*) bad "pkg-config --libs nfsscope-report goes through '..': $rl" ;; esac
 if [ -n "$wdeb" ]; then
   apt_install "$wdeb"
   so=$(dpkg -L nfsscope-wireshark | grep "/nfsscope\.so$")

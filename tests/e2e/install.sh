@@ -49,6 +49,12 @@ int main(void)
 }
 C
 flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs nfsscope) || { bad "pkg-config nfsscope"; exit 1; }
+# the paths pkg-config prints are the install's, without a detour through
+# lib/pkgconfig/../.. (what a person copies into a Makefile)
+want="-I$T/p/include -L$T/p/lib -lnfsscope_core"
+# shellcheck disable=SC2086
+[ "$(echo $flags)" = "$want" ] && ok "pkg-config --cflags --libs nfsscope: $flags" ||
+  bad "pkg-config --cflags --libs nfsscope: '$flags', want '$want'"
 # shellcheck disable=SC2086
 if cc -std=c11 -Wall -Werror $X -o "$T/use" "$T/use.c" $flags 2>"$T/cc.log"; then
   out=$("$T/use")
