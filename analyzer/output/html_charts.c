@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "html_int.h"
+#include "html_units.h"
 #include "nfsscope/view.h"
 
 #define STORM_COLOR "#d62728"
@@ -13,6 +14,7 @@
 double page_x(const struct page *p, int64_t ts) { return (double)(ts - p->first_ns) / 1e9; }
 double page_bucket_x(const struct page *p, unsigned i) { return page_x(p, p->s->t0 + (int64_t)i * p->s->width); }
 double page_bucket_w(const struct page *p) { return (double)p->s->width / 1e9; }
+void page_interval(const struct page *p, char *buf, size_t n) { html_fmt_duration(buf, n, p->s->width); }
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -100,6 +102,7 @@ void chart_session_slots(struct page *p, const struct ns_session_view *v, const 
             if (v->history[i].target_highest_slotid + 1.0 > ymax) ymax = v->history[i].target_highest_slotid + 1.0;
     struct chart c;
     chart_begin(&c, p->f, id, title, 0);
+    c.yint = true;
     double top = ymax * 1.1; /* room above the lines for the findings' labels */
     if (finding_bands(NULL, p, ss->id, false)) top = ymax * chart_band_headroom(&c);
     chart_axes(&c, 0, p->span_s, 0, top, false, "time since the capture start (s)", "requests / slots");
@@ -187,9 +190,11 @@ void chart_errors(struct page *p)
         if (t > ymax) ymax = t;
     }
     struct chart c;
-    char ylabel[80];
-    snprintf(ylabel, sizeof ylabel, "errors per %.3g s", page_bucket_w(p));
+    char ylabel[80], w[32];
+    page_interval(p, w, sizeof w);
+    snprintf(ylabel, sizeof ylabel, "error replies per %s", w);
     chart_begin(&c, p->f, "errors", "Error replies over time, by status (storms shaded)", 0);
+    c.yint = true;
     double top = ymax * 1.1; /* room above the bars for the storms' labels */
     if (finding_bands(NULL, p, NULL, true)) top = ymax * chart_band_headroom(&c);
     chart_axes(&c, 0, p->span_s, 0, top, false, "time since the capture start (s)", ylabel);
@@ -290,8 +295,9 @@ void chart_latency(struct page *p)
         }
     }
     struct chart c;
-    char xl[96];
-    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %.3g s", page_bucket_w(p));
+    char xl[96], w[32];
+    page_interval(p, w, sizeof w);
+    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %s", w);
     chart_begin(&c, p->f, "latency", "Latency over time by operation: p50 (solid) and p99 (dashed)", 0);
     chart_axes(&c, 0, p->span_s, hi > 0 ? lo : 0.01, hi > 0 ? hi : 1, true, xl, "latency (ms, log scale)");
     for (size_t k = 0; k < nops; k++) {
@@ -342,6 +348,7 @@ void chart_latency_hist(struct page *p)
     struct chart c;
     chart_begin(&c, p->f, "latency-hist", "Latency histogram by operation", 0);
     c.xlog = true;
+    c.yint = true;
     chart_axes(&c, hi > 0 ? lo : 0.01, hi > 0 ? hi : 1, 0, ymax * 1.1, false, "latency (ms, log scale; half-octave bins)",
                "replies");
     for (size_t k = 0; k < nops; k++) {

@@ -40,8 +40,9 @@ void chart_udp_pair(struct page *p, size_t idx)
     if (!(hi > 0)) { lo = 0.1; hi = 1000; }
     if (lo > hi) lo = hi / 10;
     struct chart c;
-    char xl[96];
-    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %.3g s", page_bucket_w(p));
+    char xl[96], w[32];
+    page_interval(p, w, sizeof w);
+    snprintf(xl, sizeof xl, "time since the capture start (s); one point per %s", w);
     chart_begin(&c, p->f, id, title, 0);
     chart_axes(&c, 0, p->span_s, lo, hi, true, xl, "time (ms, log scale)");
     double x[SERIES_BUCKETS + 1], srtt[SERIES_BUCKETS + 1], rto[SERIES_BUCKETS + 1];

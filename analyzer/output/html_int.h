@@ -25,6 +25,8 @@ double page_x(const struct page *p, int64_t ts);
 /* Start and width of series bucket i, seconds since the capture start. */
 double page_bucket_x(const struct page *p, unsigned i);
 double page_bucket_w(const struct page *p);
+/* The width of an interval for a label: "512 µs", "1.02 ms", "0.262 s". */
+void page_interval(const struct page *p, char *buf, size_t n);
 
 /* The id of the chart a finding is drawn on ("session-<hex>", "errors", ...). */
 void html_finding_chart(const struct page *p, const struct ns_finding *fd, char *buf, size_t n);

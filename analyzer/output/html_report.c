@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "html_int.h"
+#include "html_units.h"
 #include "nfsscope/view.h"
 
 static const char style[] =
@@ -130,26 +131,43 @@ static void sec_conns(struct page *p)
     more(f, kept);
 }
 
-static void td_us(FILE *f, uint64_t ns) { fprintf(f, "<td class=\"n\">%.1f</td>", (double)ns / 1000.0); }
+/* Latency cells as the text report prints them: exact mean and max, the
+ * histogram's percentiles to three digits, one unit for the table. */
+static void td_lat(FILE *f, const struct ns_latency *lat, struct html_unit u)
+{
+    struct ns_latency_summary l;
+    ns_latency_summarize(lat, &l);
+    if (!l.count) { fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", f); return; }
+    char b[5][32];
+    html_fmt_exact(b[0], sizeof b[0], (double)lat->sum_ns / (double)l.count, u);
+    html_fmt_percentile(b[1], sizeof b[1], l.p50_ns, lat->min_ns, lat->max_ns, u);
+    html_fmt_percentile(b[2], sizeof b[2], l.p95_ns, lat->min_ns, lat->max_ns, u);
+    html_fmt_percentile(b[3], sizeof b[3], l.p99_ns, lat->min_ns, lat->max_ns, u);
+    html_fmt_exact(b[4], sizeof b[4], (double)l.max_ns, u);
+    for (int i = 0; i < 5; i++) fprintf(f, "<td class=\"n\">%s</td>", b[i]);
+}
 
 static void sec_ops(struct page *p)
 {
     FILE *f = p->f;
     static struct ns_op_row rows[NS_OPKEY_MAX];
     size_t n = ns_op_rows(ns_analyzer_stats(p->a), rows, NS_OPKEY_MAX);
-    fputs("<p>Latency in microseconds; NFSv4 by the main operation of the COMPOUND.</p>\n", f);
-    static const char *const h[] = {"operation", "count", "in compounds", "errors", "mean", "p50", "p95", "p99", "max", NULL};
+    uint64_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].s->latency.count && rows[i].s->latency.max_ns > max) max = rows[i].s->latency.max_ns;
+    struct html_unit u = html_unit_for(max);
+    fprintf(f, "<p>Latency in %s; NFSv4 by the main operation of the COMPOUND.</p>\n", u.name);
+    char mean[16];
+    snprintf(mean, sizeof mean, "mean %s", u.name);
+    const char *const h[] = {"operation", "count", "in compounds", "errors", mean, "p50", "p95", "p99", "max", NULL};
     th_row(f, h);
     for (size_t i = 0; i < n; i++) {
-        struct ns_latency_summary l;
-        ns_latency_summarize(&rows[i].s->latency, &l);
         fputs("<tr>", f);
         td_s(f, rows[i].name);
         td_u(f, rows[i].s->count);
         td_u(f, rows[i].s->in_compounds);
         td_u(f, rows[i].s->errors);
-        if (l.count) { td_us(f, l.mean_ns); td_us(f, l.p50_ns); td_us(f, l.p95_ns); td_us(f, l.p99_ns); td_us(f, l.max_ns); }
-        else fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", f);
+        td_lat(f, &rows[i].s->latency, u);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);

@@ -80,6 +80,13 @@ static double nice_step(double range, int n)
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* A y step of about a fifth of the range; whole counts never step by less than one. */
+static double y_step(const struct chart *c, double range)
+{
+    double st = nice_step(range, 5);
+    return c->yint && st < 1 ? 1 : st;
+}
+
 static void tick_label(FILE *f, double v, double step)
 {
     int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
@@ -104,7 +111,7 @@ void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, boo
         if (y1 <= y0) y1 = y0 * 10;
     } else {
         if (!(y1 > y0)) y1 = y0 + 1;
-        double st = nice_step(y1 - y0, 5);
+        double st = y_step(c, y1 - y0);
         if (!c->ycat) y1 = ceil(y1 / st) * st;
     }
     c->x0 = x0; c->x1 = x1; c->y0 = y0; c->y1 = y1; c->ylog = ylog;
@@ -140,7 +147,7 @@ void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, boo
                         L, py, R, py, L - 4, py + 4, v);
             }
     } else {
-        double ys = nice_step(y1 - y0, 5);
+        double ys = y_step(c, y1 - y0);
         for (double v = y0; v <= y1 + ys * 1e-9; v += ys) {
             double py = chart_y(c, v);
             fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",

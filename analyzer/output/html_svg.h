@@ -24,6 +24,7 @@ struct chart {
     bool ylog;
     bool xlog;             /* set before chart_axes: decades on x (x0 > 0) */
     bool ycat;             /* set before chart_axes: categories on y, the caller labels them */
+    bool yint;             /* set before chart_axes: whole counts on y, ticks a whole step apart */
     int h;                 /* total height */
     double line_w;         /* stroke width of chart_line; 0: 2 */
     int nlegend;

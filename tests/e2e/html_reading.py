@@ -100,6 +100,50 @@ def check_legends_and_range(figs):
     print("legends: %d entries, each drawn; no value beyond a log axis" % entries)
 
 
+def text_ops(nfsscope, capture):
+    """The text report's Operations table: unit, {operation: [mean p50 p95 p99 max]}."""
+    r = subprocess.run([nfsscope, "-r", capture], capture_output=True, text=True)
+    lines = r.stdout.split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("Operations"))
+    head = lines[start + 1].split()
+    unit = head[head.index("mean") + 1]
+    rows = {}
+    for l in lines[start + 2:]:
+        if not l.strip():
+            break
+        f = l.split()
+        rows[f[0]] = f[-5:]
+    return unit, rows
+
+
+def check_units(dom, figs, nfsscope, capture):
+    """Units a person reads: the text report's in the table, whole counts per named interval."""
+    unit, rows = text_ops(nfsscope, capture)
+    m = re.search(r"<p>Latency in ([^;<]+)[;<].*?</table>", dom, re.S)
+    if not m:
+        fail("no operations table")
+    want = {"us": "\u00b5s"}.get(unit, unit)
+    if m.group(1) != want:
+        fail("operations table in %s, the text report in %s" % (m.group(1), unit))
+    for tr in re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", m.group(0)):
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", tr[1])[-5:]
+        if tr[0] in rows and cells != rows[tr[0]] and rows[tr[0]] != ["-"] * 5:
+            fail("%s: the page prints %s, the text report %s (%s)" % (tr[0], cells, rows[tr[0]], unit))
+    print("operations table: in %s, the text report's figures (%d operations)" % (m.group(1), len(rows)))
+    for fid, fig in figs.items():
+        labels = [html.unescape(t) for t in re.findall(r'<text class="axis"[^>]*>([^<]*)</text>', fig)]
+        for t in labels:
+            per = re.search(r"per ([\d.]+) (\S+)", t)
+            if per and (float(per.group(1)) < 1 or per.group(2) not in ("\u00b5s", "ms", "s")):
+                fail("%s: %r: an interval of %s %s" % (fid, t, per.group(1), per.group(2)))
+        if fid == "errors" or fid == "latency-hist" or fid.startswith("session-"):
+            ticks = re.findall(r'<text class="tick" x="66" y="[\d.]+" text-anchor="end">([^<]*)</text>', fig)
+            frac = [t for t in ticks if "." in t]
+            if frac:
+                fail("%s: counts with fractional ticks %s" % (fid, frac))
+    print("intervals: %s" % "; ".join(sorted({t for t in re.findall(r'per [\d.]+ [^\s<]+', dom)})))
+
+
 # Run in a copy of the page only (the page itself has no script): the boxes
 # the browser laid out, written into the DOM for --dump-dom.
 PROBE = r"""<script>
@@ -163,13 +207,15 @@ def main():
     if r.returncode not in (0, 1):
         fail("nfsscope exit %d: %s" % (r.returncode, r.stderr))
     profile = os.path.join(out, "chromium-profile-reading-" + name)
-    figs = figures(dump_dom(exe, page, profile))
+    dom = dump_dom(exe, page, profile)
+    figs = figures(dom)
     if not figs:
         fail("no chart in the browser's DOM")
     print("charts:", ", ".join(sorted(figs)))
     check_equal_lines(figs)
     check_band_labels(probe(exe, page, profile))
     check_legends_and_range(figs)
+    check_units(dom, figs, nfsscope, capture)
     print("PASS: %s" % name)
     return 0
 
