@@ -288,7 +288,10 @@ void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, con
 
 void chart_dot(struct chart *c, double x, double y, const char *color, const char *title)
 {
-    fprintf(c->f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">", chart_x(c, x), chart_y(c, y), color);
+    /* as wide as the line it stands for (at least 3): equal dots nest as rings */
+    double r = c->line_w > 0 ? c->line_w / 2 + 2 : 3;
+    fprintf(c->f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"%g\" fill=\"%s\"%s>", chart_x(c, x), chart_y(c, y), r, color,
+            c->line_w > 0 ? " stroke=\"#fff\" stroke-width=\"1\"" : "");
     if (title) {
         fputs("<title>", c->f);
         html_text(c->f, title);

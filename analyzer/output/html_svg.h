@@ -26,7 +26,7 @@ struct chart {
     bool ycat;             /* set before chart_axes: categories on y, the caller labels them */
     bool yint;             /* set before chart_axes: whole counts on y, ticks a whole step apart */
     int h;                 /* total height */
-    double line_w;         /* stroke width of chart_line; 0: 2 */
+    double line_w;         /* stroke width of chart_line (0: 2) and the size of chart_dot */
     int nlegend;
     int nbands;            /* band labels, drawn last (chart_end) */
     struct chart_label { double x; const char *color; char text[64]; } bands[CHART_BAND_LABELS];

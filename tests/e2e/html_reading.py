@@ -68,6 +68,11 @@ def check_equal_lines(figs):
             if key in seen and not w < seen[key]:
                 fail("%s: a %s line drawn over an equal one as wide (%g), hiding it" % (fid, cls, w))
             seen[key] = w
+        dots = {}
+        for cx, cy, r in re.findall(r'<circle class="dot" cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', fig):
+            if (cx, cy) in dots and not float(r) < dots[(cx, cy)]:
+                fail("%s: a dot drawn over an equal one as large (r %s), hiding it" % (fid, r))
+            dots[(cx, cy)] = float(r)
     lat = figs.get("latency", "")
     legend = re.findall(r'<g class="legend">.*?<text[^>]*>([^<]*)</text>', lat)
     p50 = [attr(t, "d") for t in re.findall(r'<path class="series p50"[^>]*>', lat)]
