@@ -410,8 +410,13 @@ void chart_read_plus(struct page *p)
         chart_rect(&c, 0, d, top - 0.6, top, svg_color(0), tip);
         snprintf(tip, sizeof tip, "%s: %" PRIu64 " hole bytes in %" PRIu64 " segments", fh, r->hole_bytes, r->hole_segments);
         chart_rect(&c, d, d + h, top - 0.6, top, "#aaaaaa", tip);
-        fprintf(p->f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", SVG_LEFT - 4,
-                chart_y(&c, top - 0.3) + 4, fh);
+        /* the handle on its bar (the margin left of the plot holds 10
+         * characters, a handle 16 and more): after a short bar, inside a long one */
+        double end = d + h, x1 = chart_x(&c, c.x1) - chart_x(&c, 0);
+        bool inside = chart_x(&c, end) - chart_x(&c, 0) > 0.6 * x1;
+        fprintf(p->f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\"%s>%s</text>\n",
+                inside ? chart_x(&c, 0) + 6 : chart_x(&c, end) + 4, chart_y(&c, top - 0.3) + 4,
+                inside ? " style=\"fill:#fff\"" : "", fh);
     }
     chart_legend(&c, svg_color(0), "data", false);
     chart_legend(&c, "#aaaaaa", "hole", false);

@@ -20,9 +20,9 @@ if(NFSSCOPE_TUI)
   set_tests_properties(e2e.html.screen PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS "e2e;html;screen")
 endif()
 # The charts as a person reads them (issue 23, tests/e2e/html_reading.py):
-# small, v3-only, UDP and lossy UDP samples, and a generated capture of many
+# small, READ_PLUS, v3-only, UDP and lossy UDP samples, and a generated capture of many
 # sessions and error storms (bench/make_error_sessions.py).
-foreach(_s seed-000-nconnect-misbind nfsv3-tcp nfsv3-udp nfsv3-udp-loss5)
+foreach(_s seed-000-nconnect-misbind seed-001-read-plus nfsv3-tcp nfsv3-udp nfsv3-udp-loss5)
   add_test(NAME e2e.html.reading.${_s}
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/html_reading.py $<TARGET_FILE:nfsscope>
                    ${PROJECT_SOURCE_DIR}/samples/${_s}.pcap ${CMAKE_BINARY_DIR}/html-test)

@@ -80,6 +80,15 @@ def check_equal_lines(figs):
           (len(p50) - len(set(p50)), len(p50), "; ".join(legend)))
 
 
+def check_texts(texts):
+    """No text of a chart leaves it or lies on another (ticks aside)."""
+    for t in texts:
+        if t.get("off"):
+            fail("%s: %r runs off the chart" % (t["fig"], t["text"]))
+        fail("%s: %r lies on %r" % (t["fig"], t["text"], t["meets"]))
+    print("chart texts: none off its chart, none on another")
+
+
 def check_legends_and_range(figs):
     """Legends list what is drawn; log axes hold their values."""
     entries = 0
@@ -169,6 +178,19 @@ document.querySelectorAll('figure.chart').forEach(function(fig){
     out.push(r);
   });
 });
+function rc(e){var b=e.getBoundingClientRect();return [b.left,b.top,b.right,b.bottom];}
+var texts=[];
+document.querySelectorAll('figure.chart svg').forEach(function(svg){
+  var S=rc(svg), t=[].slice.call(svg.querySelectorAll('text')).filter(function(e){return e.textContent.trim();});
+  t.forEach(function(a,i){var A=rc(a);
+    if(A[0]<S[0]-0.5||A[2]>S[2]+0.5) texts.push({fig:svg.parentNode.id,text:a.textContent,off:true});
+    for(var j=i+1;j<t.length;j++){var B=rc(t[j]);
+      /* the two axes' first ticks share the corner: their boxes touch */
+      if(a.getAttribute('class')=='tick'&&t[j].getAttribute('class')=='tick') continue;
+      if(A[0]<B[2]-0.5&&B[0]<A[2]-0.5&&A[1]<B[3]-0.5&&B[1]<A[3]-0.5) texts.push({fig:svg.parentNode.id,text:a.textContent,meets:t[j].textContent});}
+  });
+});
+out={bands:out,texts:texts};
 var pre=document.createElement('pre');pre.id='probe';pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
 </script>"""
 
@@ -218,7 +240,9 @@ def main():
         fail("no chart in the browser's DOM")
     print("charts:", ", ".join(sorted(figs)))
     check_equal_lines(figs)
-    check_band_labels(probe(exe, page, profile))
+    boxes = probe(exe, page, profile)
+    check_band_labels(boxes["bands"])
+    check_texts(boxes["texts"])
     check_legends_and_range(figs)
     check_units(dom, figs, nfsscope, capture)
     print("PASS: %s" % name)
