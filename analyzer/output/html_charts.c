@@ -309,8 +309,10 @@ void chart_latency(struct page *p)
         c.line_w = 2 + 1.5 * (double)(nops - 1 - k);
         chart_line(&c, x, a, (int)n, col, false, false, "series p50");
         chart_line(&c, x, b, (int)n, col, true, false, "series p99");
-        for (unsigned i = 0; i < n; i++) /* lone points show too */
+        for (unsigned i = 0; i < n; i++) { /* lone points show too: p50 a dot, p99 a ring */
             if (a[i] > 0 && (i == 0 || a[i - 1] < 0) && (i + 1 == n || a[i + 1] < 0)) chart_dot(&c, x[i], a[i], col, NULL);
+            if (b[i] > 0 && (i == 0 || b[i - 1] < 0) && (i + 1 == n || b[i + 1] < 0)) chart_ring(&c, x[i], b[i], col);
+        }
         char label[96];
         int len = snprintf(label, sizeof label, "%s (%" PRIu64 ")", ns_op_key_name(ops[k]->key), ops[k]->replies);
         for (size_t j = 0; j < k; j++) /* say so, or a reader looks for a line of its own */
@@ -321,7 +323,7 @@ void chart_latency(struct page *p)
         chart_legend(&c, col, label, false);
     }
     c.line_w = 0;
-    chart_end(&c, nops ? "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture. Lines drawn later are narrower, so equal ones show as stripes."
+    chart_end(&c, nops ? "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture. An interval alone is a dot (p50) and a ring (p99). Lines drawn later are narrower, so equal ones show as stripes."
                        : "No answered NFS calls.");
     free(x); free(y50); free(y99);
 }

@@ -300,6 +300,13 @@ void chart_dot(struct chart *c, double x, double y, const char *color, const cha
     fputs("</circle>\n", c->f);
 }
 
+void chart_ring(struct chart *c, double x, double y, const char *color)
+{
+    double r = c->line_w > 0 ? c->line_w / 2 + 2 : 3;
+    fprintf(c->f, "<circle class=\"dot ring\" cx=\"%.1f\" cy=\"%.1f\" r=\"%g\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+            chart_x(c, x), chart_y(c, y), r, color);
+}
+
 void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall)
 {
     double px = chart_x(c, x);

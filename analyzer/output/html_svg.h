@@ -59,6 +59,8 @@ void chart_band(struct chart *c, double x0, double x1, const char *color, const 
 double chart_band_headroom(const struct chart *c);
 void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, const char *color, const char *title);
 void chart_dot(struct chart *c, double x, double y, const char *color, const char *title);
+/* An open circle, as large as chart_dot: the dashed series' lone point. */
+void chart_ring(struct chart *c, double x, double y, const char *color);
 void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall);
 /* Closes the svg; caption: one sentence under it (may be NULL). */
 void chart_end(struct chart *c, const char *caption);

@@ -9,8 +9,21 @@ laid out on the charts, from the sizes the browser gave it (a copy of the
 page with a probe script that writes getBBox() of every label into the DOM):
 
   - lines of equal values do not hide one another: a later line drawn on an
-    earlier one with the same points is narrower, and the legend says so;
-    every y axis has at least three ticks.
+    earlier one with the same points is narrower, a dot on an equal one
+    smaller (latency over time, the latency histogram); every p99 point is
+    drawn as every p50 point is (a lone interval as a ring); every y axis has
+    at least three ticks;
+  - the labels of shaded spans (storms, a session's findings) overlap no
+    other label, stay inside the plot, and no line, bar or mark is drawn over
+    them (the slot limit line struck through them); no text of a chart runs
+    off it or lies on another (the browser's getBoundingClientRect());
+  - every legend entry is drawn (its colour on a series, bar, dot, mark or
+    span of the chart), and no value is pinned to the edge of a log axis
+    (a value beyond the axis is drawn on its edge);
+  - units: the operations table is in the text report's unit with its
+    figures (not "15002700.0" microseconds where the text says ms); counts
+    over time are per an interval named in µs, ms or s ("per 512 µs", not
+    "per 0.000512 s") with whole-number ticks.
 
 Exit 77: no chromium.
 """
@@ -76,6 +89,12 @@ def check_equal_lines(figs):
     lat = figs.get("latency", "")
     legend = re.findall(r'<g class="legend">.*?<text[^>]*>([^<]*)</text>', lat)
     p50 = [attr(t, "d") for t in re.findall(r'<path class="series p50"[^>]*>', lat)]
+    # p99 exists wherever p50 does: as many points of each drawn (lines and lone dots or rings)
+    def points(cls, dot):
+        n = sum(len(re.findall(r"[ML]", attr(t, "d"))) for t in re.findall(r'<path class="series %s"[^>]*>' % cls, lat))
+        return n + len(re.findall(r'<circle class="%s"' % dot, lat))
+    if points("p50", "dot") != points("p99", "dot ring"):
+        fail("latency: %d p50 points drawn, %d p99 points" % (points("p50", "dot"), points("p99", "dot ring")))
     print("equal lines: %d of %d latency p50 paths repeat an earlier one; legend: %s" %
           (len(p50) - len(set(p50)), len(p50), "; ".join(legend)))
 
