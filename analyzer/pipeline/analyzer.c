@@ -351,6 +351,11 @@ size_t ns_analyzer_conn_count(const ns_analyzer *a) { return rpc_stage_conn_coun
 
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id) { return rpc_stage_conn(a->rpc, id); }
 
+bool ns_analyzer_conn_tcp(const ns_analyzer *a, uint32_t id, struct ns_conn_tcp *out)
+{
+    return rpc_stage_conn_tcp(a->rpc, id, out);
+}
+
 uint32_t ns_analyzer_outstanding_calls(const ns_analyzer *a) { return rpc_stage_outstanding(a->rpc); }
 
 void ns_endpoint_str(const struct ns_endpoint *e, char *buf, size_t n)

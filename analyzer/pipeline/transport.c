@@ -254,6 +254,7 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         f->closed_ts = 0;
         f->pre_frames = 0;
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
+        f->pre_retrans = f->pre_ooo = 0;
         created = true;
     }
     if (created) start_flow(a, f, flags & TH_SYN);
@@ -286,7 +287,18 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     struct delivery dv = {a, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
     struct tcp_segment_in in = {seq, ack, flags, payload, cap, wire, a->frame, a->now};
+    uint64_t retrans = a->tcp_st.retransmitted, ooo = a->tcp_st.out_of_order;
     tcp_reasm_segment(&tc, &f->tcp[side], side, &f->tcp[side ^ 1], &in);
+    /* the connection's own share of the totals (ns_analyzer_conn_tcp) */
+    uint64_t d_re = a->tcp_st.retransmitted - retrans, d_oo = a->tcp_st.out_of_order - ooo;
+    if (d_re || d_oo) {
+        if (f->conn_id) {
+            rpc_stage_conn_tcp_add(a->rpc, f->conn_id, d_re, d_oo);
+        } else {
+            f->pre_retrans = (uint16_t)(f->pre_retrans + d_re > UINT16_MAX ? UINT16_MAX : f->pre_retrans + d_re);
+            f->pre_ooo = (uint16_t)(f->pre_ooo + d_oo > UINT16_MAX ? UINT16_MAX : f->pre_ooo + d_oo);
+        }
+    }
     /* The connection became known with this segment's RPC message: its
      * segments so far (handshake, the first message's) count in it too. */
     if (!c && (c = flow_conn_of(a, f)) != NULL) {
@@ -296,6 +308,8 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
         c->bytes_to_server += f->pre_bytes[srv ^ 1];
         f->pre_frames = 0;
         f->pre_bytes[0] = f->pre_bytes[1] = 0;
+        if (f->pre_retrans || f->pre_ooo) rpc_stage_conn_tcp_add(a->rpc, f->conn_id, f->pre_retrans, f->pre_ooo);
+        f->pre_retrans = f->pre_ooo = 0;
     }
     if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
     if (f->closed) {

@@ -123,6 +123,10 @@ static void connections(FILE *o, const ns_analyzer *a, const struct ns_stats *st
         kv_u(o, "bytes_to_client", c->bytes_to_client, true);
         kv_u(o, "missing_bytes", c->missing_bytes, true);
         kv_u(o, "gaps", c->gaps, true);
+        struct ns_conn_tcp ct;
+        ns_analyzer_conn_tcp(a, c->id, &ct);
+        kv_u(o, "tcp_retransmitted_segments", ct.retransmitted, true);
+        kv_u(o, "tcp_out_of_order", ct.out_of_order, true);
         fputs(",\"first_ts\":", o);
         json_ts(o, c->first_ts_ns);
         fputs(",\"last_ts\":", o);

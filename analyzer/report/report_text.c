@@ -36,6 +36,11 @@ static void section_capture(FILE *o, const struct ns_stats *st, const struct ns_
     if (!nv) fputs(" none", o);
     for (size_t i = 0; i < nv; i++) fprintf(o, " %s", v[i]);
     fputc('\n', o);
+    if (st->tcp_retransmitted || st->tcp_out_of_order || st->tcp_gaps)
+        fprintf(o, "  TCP           %" PRIu64 " segments: %" PRIu64 " retransmitted, %" PRIu64 " out of order, %" PRIu64
+                   " gap%s (%" PRIu64 " bytes never captured)\n",
+                st->tcp_segments, st->tcp_retransmitted, st->tcp_out_of_order, st->tcp_gaps,
+                st->tcp_gaps == 1 ? "" : "s", st->tcp_gap_bytes);
     if (ri->partial) fprintf(o, "  PARTIAL       %s\n", ri->partial_reason);
     if (ri->count) fprintf(o, "  frame limit   -c %lld\n", ri->count);
     if (ri->bpf_filter)
@@ -96,6 +101,29 @@ static void conns_dropped(FILE *o, const struct ns_stats *st, const struct ns_re
             s->calls, s->replies, s->bytes_to_server, s->bytes_to_client, s->missing_bytes);
 }
 
+/* The connections whose TCP had trouble: retransmitted and out-of-order
+ * segments, gaps and the bytes they took (ns_analyzer_conn_tcp). */
+static void conns_tcp_trouble(FILE *o, const ns_analyzer *a, const struct ns_report_filter *flt)
+{
+    static const char *const heads[] = {"TCP", "retransmitted", "out of order", "gaps", "bytes missing"};
+    struct table *t = table_new("lrrrr", heads);
+    for (uint32_t id = 1; id <= ns_analyzer_conn_count(a); id++) {
+        const struct ns_conn *c = ns_analyzer_conn(a, id);
+        struct ns_conn_tcp ct;
+        if (!c || !filter_shows_conn(flt, id) || !ns_analyzer_conn_tcp(a, id, &ct)) continue;
+        if (!ct.retransmitted && !ct.out_of_order && !c->gaps) continue;
+        char ids[NS_CONN_NAME_LEN];
+        table_cell(t, "%s", ns_conn_name(c->id, ids, sizeof ids));
+        table_cell(t, "%" PRIu64, ct.retransmitted);
+        table_cell(t, "%" PRIu64, ct.out_of_order);
+        table_cell(t, "%" PRIu32, c->gaps);
+        table_cell(t, "%" PRIu64, c->missing_bytes);
+        table_row_end(t);
+    }
+    fputc('\n', o);
+    table_print(t, o, 2);
+}
+
 static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_stats *st, const struct ns_section_info *sec,
                           const struct ns_report_filter *flt)
 {
@@ -105,7 +133,8 @@ static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_stats *
     if (!shown) { conns_dropped(o, st, flt); return; }
     static const char *const heads[] = {"id", "tr", "client", "server", "calls", "replies", "bytes>srv", "bytes>cli",
                                         "missing", ""};
-    struct table *t = table_new("lllrrrrrrl", heads);
+    struct table *t = table_new("llllrrrrrl", heads);
+    bool trouble = false;
     for (uint32_t id = 1; id <= n; id++) {
         const struct ns_conn *c = ns_analyzer_conn(a, id);
         if (!c || !filter_shows_conn(flt, id)) continue;
@@ -123,8 +152,13 @@ static void section_conns(FILE *o, const ns_analyzer *a, const struct ns_stats *
         table_cell(t, "%" PRIu64, c->missing_bytes);
         table_cell(t, "%s", c->mid_stream ? "(mid-stream)" : "");
         table_row_end(t);
+        struct ns_conn_tcp ct;
+        ns_analyzer_conn_tcp(a, id, &ct);
+        trouble |= ct.retransmitted || ct.out_of_order || c->gaps;
     }
     table_print(t, o, 2);
+    /* a latency spike next to retransmissions or gaps explains itself */
+    if (trouble) conns_tcp_trouble(o, a, flt);
     conns_dropped(o, st, flt);
 }
 

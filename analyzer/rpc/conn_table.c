@@ -16,7 +16,12 @@ struct conn_rec {
     uint32_t next;       /* closed queue or free list: slot + 1, 0 = end */
     uint32_t pending;    /* transactions of it still in the RPC stage */
     bool flow_gone, queued;
+    /* TCP segments (ns_conn_tcp), saturating: in what was the record's
+     * padding, so that a record costs the memory cap what it did */
+    uint16_t tcp_ooo;
+    uint32_t tcp_retrans;
 };
+_Static_assert(sizeof(struct conn_rec) <= sizeof(struct ns_conn) + 16, "a connection record grew: the memory cap fits fewer");
 
 struct conn_table {
     struct memcap *mc;
@@ -209,6 +214,21 @@ struct ns_conn *conn_table_get(struct conn_table *t, uint32_t id)
 {
     struct conn_rec *r = rec_of(t, id);
     return r ? &r->c : NULL;
+}
+
+bool conn_table_tcp_get(struct conn_table *t, uint32_t id, struct ns_conn_tcp *out)
+{
+    struct conn_rec *r = rec_of(t, id);
+    *out = r ? (struct ns_conn_tcp){r->tcp_retrans, r->tcp_ooo} : (struct ns_conn_tcp){0};
+    return r != NULL;
+}
+
+void conn_table_tcp_add(struct conn_table *t, uint32_t id, uint64_t retrans, uint64_t ooo)
+{
+    struct conn_rec *r = rec_of(t, id);
+    if (!r) return;
+    r->tcp_retrans = retrans > UINT32_MAX - r->tcp_retrans ? UINT32_MAX : r->tcp_retrans + (uint32_t)retrans;
+    r->tcp_ooo = ooo > (uint64_t)(UINT16_MAX - r->tcp_ooo) ? UINT16_MAX : (uint16_t)(r->tcp_ooo + ooo);
 }
 
 uint32_t conn_table_last_id(const struct conn_table *t) { return t->last_id; }

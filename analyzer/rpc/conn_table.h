@@ -25,6 +25,11 @@ void conn_table_free(struct conn_table *t);
 struct ns_conn *conn_table_add(struct conn_table *t);
 /* The record with this id, or NULL (never made, or dropped). */
 struct ns_conn *conn_table_get(struct conn_table *t, uint32_t id);
+/* Its TCP segment counts (ns_conn_tcp; kept saturating at 2^32-1
+ * retransmitted and 65,535 out of order): false and zeros as conn_table_get
+ * NULL. */
+bool conn_table_tcp_get(struct conn_table *t, uint32_t id, struct ns_conn_tcp *out);
+void conn_table_tcp_add(struct conn_table *t, uint32_t id, uint64_t retrans, uint64_t ooo);
 /* Highest id given so far (ids 1..n; dropped ones look up as NULL). */
 uint32_t conn_table_last_id(const struct conn_table *t);
 /* Its flow is gone (idempotent). */

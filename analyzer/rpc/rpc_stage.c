@@ -86,6 +86,14 @@ void rpc_stage_free(struct rpc_stage *r)
 
 uint32_t rpc_stage_conn_count(const struct rpc_stage *r) { return conn_table_last_id(r->conns); }
 struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id) { return conn_table_get(r->conns, id); }
+bool rpc_stage_conn_tcp(const struct rpc_stage *r, uint32_t id, struct ns_conn_tcp *out)
+{
+    return conn_table_tcp_get(r->conns, id, out);
+}
+void rpc_stage_conn_tcp_add(struct rpc_stage *r, uint32_t id, uint64_t retrans, uint64_t ooo)
+{
+    conn_table_tcp_add(r->conns, id, retrans, ooo);
+}
 void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f) { if (f->conn_id) conn_table_flow_gone(r->conns, f->conn_id); }
 uint64_t rpc_stage_conns_dropped(const struct rpc_stage *r) { return conn_table_dropped(r->conns); }
 const struct ns_conn *rpc_stage_conns_dropped_sum(const struct rpc_stage *r) { return conn_table_dropped_sum(r->conns); }

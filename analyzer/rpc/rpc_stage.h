@@ -70,6 +70,8 @@ void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns);
  * out of range or its record was dropped. */
 uint32_t rpc_stage_conn_count(const struct rpc_stage *r);
 struct ns_conn *rpc_stage_conn(const struct rpc_stage *r, uint32_t id);
+bool rpc_stage_conn_tcp(const struct rpc_stage *r, uint32_t id, struct ns_conn_tcp *out);
+void rpc_stage_conn_tcp_add(struct rpc_stage *r, uint32_t id, uint64_t retrans, uint64_t ooo);
 /* The flow is gone (closed, evicted or reused): its record may become a
  * closed-connection summary. Idempotent. */
 void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f);

@@ -29,6 +29,8 @@ struct flow {
     bool in_use, closed, mid_stream;
     bool released;          /* closed: buffers given back (a late segment continuing a stream may re-grow them) */
     uint32_t pre_frames;    /* TCP segments before the connection was known to carry RPC */
+    uint16_t pre_retrans, pre_ooo; /* ... retransmitted and out-of-order ones (ns_conn_tcp; in what was
+                                    * padding: a flow costs the memory cap what it did) */
     uint64_t pre_bytes[2];  /* their payload bytes, by sending side */
     int64_t last_ts;
     int64_t closed_ts;      /* when it was closed (released) */

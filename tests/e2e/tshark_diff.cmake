@@ -49,3 +49,10 @@ add_test(NAME e2e.tshark.conn_bytes
                  $<TARGET_FILE:nfsscope> ${NFSSCOPE_TSHARK_SAMPLES})
 set_tests_properties(e2e.tshark.conn_bytes PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
                      LABELS "e2e;tshark")
+# TCP trouble in the report (issue 23): the Capture section's TCP line and
+# the per-connection table, connections adding up to the totals, and
+# retransmissions per connection equal to tshark's where the totals agree.
+add_test(NAME e2e.report.tcp_trouble
+         COMMAND sh -c "'${Python3_EXECUTABLE}' '${CMAKE_CURRENT_LIST_DIR}/check_conn_tcp.py' '$<TARGET_FILE:nfsscope>' '${CMAKE_BINARY_DIR}'/gen/tcp_*.pcap \"$@\""
+                 check_conn_tcp ${NFSSCOPE_TSHARK_SAMPLES})
+set_tests_properties(e2e.report.tcp_trouble PROPERTIES FIXTURES_REQUIRED gen TIMEOUT 600 LABELS "e2e;tshark")

@@ -166,6 +166,9 @@ const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
  * again to know the record still lives. */
 size_t ns_analyzer_conn_count(const ns_analyzer *a);
 const struct ns_conn *ns_analyzer_conn(const ns_analyzer *a, uint32_t id);
+/* API version 6: a connection's TCP segment counts, copied into *out; false
+ * (and zeros) if id is out of range or dropped. */
+bool ns_analyzer_conn_tcp(const ns_analyzer *a, uint32_t id, struct ns_conn_tcp *out);
 /* Requests sent and not yet answered or given up. */
 uint32_t ns_analyzer_outstanding_calls(const ns_analyzer *a);
 

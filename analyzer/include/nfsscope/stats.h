@@ -35,6 +35,15 @@ struct ns_conn {
     bool closed;                 /* FIN or RST seen */
 };
 
+/* API version 6: a TCP connection's segments beyond what ns_conn holds (a
+ * type of its own: ns_conn sits inside ns_stats and never grows), from its
+ * first segment; kept saturating at 2^32-1 retransmitted and 65,535 out of
+ * order. */
+struct ns_conn_tcp {
+    uint64_t retransmitted; /* segments whose bytes had all been seen (as tshark's tcp.analysis.retransmission) */
+    uint64_t out_of_order;  /* segments ahead of a hole that a later segment filled */
+};
+
 /* Bit for an NFS version in ns_conn.nfs_versions / ns_stats.nfs_versions. */
 #define NS_VERS_BIT(vers, minor) (1u << ((vers) == 4 ? 4 + ((minor) > 7 ? 7 : (minor)) : ((vers) & 3)))
 
