@@ -126,13 +126,26 @@ bool ns_report_parse_time(const char *s, struct ns_report_time *t, char *err, si
         *t = (struct ns_report_time){NS_REPORT_TIME_ABSOLUTE, (int64_t)base * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
+    /* a date alone is its midnight, UTC; a time without seconds, :00 */
+    n = 0;
+    int k = sscanf(s, "%d-%d-%d%n %d:%d%n", &y, &mo, &d, &n, &h, &mi, &n);
+    if ((k == 3 || k == 5) && !s[n] && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
+        (k == 3 || (h >= 0 && h < 24 && mi >= 0 && mi < 60))) {
+        tm.tm_year = y - 1900;
+        tm.tm_mon = mo - 1;
+        tm.tm_mday = d;
+        tm.tm_hour = k == 5 ? h : 0;
+        tm.tm_min = k == 5 ? mi : 0;
+        *t = (struct ns_report_time){NS_REPORT_TIME_ABSOLUTE, (int64_t)timegm(&tm) * 1000000000};
+        return true;
+    }
     n = 0;
     if (sscanf(s, "%d:%d:%lf%n", &h, &mi, &secs, &n) == 3 && !s[n] && h >= 0 && h < 24 && mi >= 0 && mi < 60 && secs >= 0 && secs < 61) {
         *t = (struct ns_report_time){NS_REPORT_TIME_OF_DAY, ((int64_t)h * 3600 + mi * 60) * 1000000000 + (int64_t)(secs * 1e9 + 0.5)};
         return true;
     }
     snprintf(err, errlen, "expected seconds from the capture's start (12.5, +12.5), a UTC time "
-                          "(2026-12-02 10:00:01.5) or a time of day (10:00:01), got %s", s);
+                          "(2026-12-02 10:00:01.5, 2026-12-02 10:00, 2026-12-02) or a time of day (10:00:01), got %s", s);
     return false;
 }
 

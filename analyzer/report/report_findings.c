@@ -18,6 +18,9 @@ void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
     size_t n = ns_analyzer_findings(a, &v), shown = 0;
     for (size_t i = 0; i < n; i++) shown += filter_shows_finding(flt, v[i]);
     fprintf(o, "\n%s (%zu)\n", sec->title, shown);
+    int64_t lo, hi;
+    if (shown && filter_window(flt, &lo, &hi)) /* a finding folds every occurrence: it cannot be cut at the window */
+        fputs("  those overlapping the window; their counts, times and frames are of the whole capture\n", o);
     if (!shown) { fputs("  none\n", o); return; }
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *f = v[i];

@@ -131,6 +131,17 @@ print(len(n))")
   done
   run 0 -r "$seed" --from "2025-12-02 10:00:14" --to "2025-12-02 10:00:20.000000" --format json
   [ "$(js "d['rpc']['calls']")" = "$want" ] && ok "--from/--to 'YYYY-MM-DD HH:MM:SS': $want calls" || bad "--from/--to with a space: $(js "d['rpc']['calls']")"
+  secs=$("$N" -r "$seed" --from "2025-12-02 10:00:00" --to "2025-12-02 10:00:20" --format json | python3 -c "import json,sys; print(json.load(sys.stdin)['rpc']['calls'])")
+  run 0 -r "$seed" --from "2025-12-02 10:00" --to "2025-12-02 10:00:20" --format json
+  [ "$(js "d['rpc']['calls']")" = "$secs" ] && ok "--from 'YYYY-MM-DD HH:MM' (no seconds) = HH:MM:00: $secs calls" || bad "--from without seconds: $(js "d['rpc']['calls']"), with :00 $secs"
+  # a date alone is its midnight (UTC): the whole capture is before 2026-01-01 and after 2025-12-02
+  all=$("$N" -r "$seed" --format json | python3 -c "import json,sys; print(json.load(sys.stdin)['rpc']['calls'])")
+  run 0 -r "$seed" --from 2025-12-02 --to 2026-01-01 --format json
+  [ "$(js "d['rpc']['calls']")" = "$all" ] && ok "--from 2025-12-02 --to 2026-01-01 (dates): all $all calls" || bad "--to a date: $(js "d['rpc']['calls']") of $all"
+  # findings are whole: under a window the report says their figures are the whole capture's
+  run 0 -r "$seed" --from 10:00:14 --to +20
+  grep -q "^  those overlapping the window; their counts, times and frames are of the whole capture$" "$T/out" &&
+    ok "findings under a window: the report says their figures are of the whole capture" || bad "findings under a window: no note"
   # addresses: calls (retransmissions included) to the NFS server's port
   udp=$S/nfsv3-udp-loss5.pcap
   want=$(tshark -r "$udp" -Y "rpc.msgtyp == 0 && ip.dst == 10.77.0.1 && udp.dstport == 2049" 2>/dev/null | wc -l)
