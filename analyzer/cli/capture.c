@@ -74,6 +74,29 @@ static const char *decompressor(const char *path)
     return NULL;
 }
 
+/* A capture format libpcap does not read, by its magic: its name, or NULL.
+ * Wireshark's editcap converts them (editcap -F pcap IN OUT). */
+static const char *other_format(const char *path)
+{
+    static const struct { const char *magic; size_t len; const char *name; } known[] = {
+        {"snoop\0\0\0", 8, "a Solaris snoop capture"},
+        {"btsnoop\0", 8, "a Bluetooth btsnoop capture"},
+        {"RTSS", 4, "a Microsoft Network Monitor 1 capture"},
+        {"GMBU", 4, "a Microsoft Network Monitor 2 capture"},
+        {"TRSNIFF data    \x1a", 17, "a Sniffer (DOS) capture"},
+        {"ObserverPktBuffer", 17, "a Network Instruments Observer capture"},
+        {"\x54\x52\x00\x64\x00", 5, "an HP-UX nettl capture"},
+    };
+    unsigned char m[32] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t n = fread(m, 1, sizeof m, f);
+    fclose(f);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (n >= known[i].len && memcmp(m, known[i].magic, known[i].len) == 0) return known[i].name;
+    return NULL;
+}
+
 static pcap_t *open_file(const char *path, int *pipe_fd, void **file_buf, char *err, size_t errlen)
 {
     char ebuf[PCAP_ERRBUF_SIZE] = "";
@@ -95,6 +118,11 @@ static pcap_t *open_file(const char *path, int *pipe_fd, void **file_buf, char *
         char hint[PCAP_ERRBUF_SIZE + 64];
         if (unpack) {
             snprintf(hint, sizeof hint, "compressed: try %s %s | nfsscope -r -", unpack, path);
+            reason = hint;
+        } else if ((strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format")) &&
+                   strcmp(path, "-") != 0 && other_format(path)) {
+            snprintf(hint, sizeof hint, "%s, which libpcap does not read: convert it with editcap -F pcap %s OUT.pcap",
+                     other_format(path), path);
             reason = hint;
         } else if (strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format"))
             reason = "not a pcap or pcapng capture file";

@@ -30,6 +30,14 @@ printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff
 expect 1 "^nfsscope: $T/missing: No such file or directory$" -- -r "$T/missing"
 expect 1 "^nfsscope: $T/notcap: not a pcap or pcapng capture file$" -- -r "$T/notcap"
 expect 1 "^nfsscope: $T/empty: empty file, not a capture$" -- -r "$T/empty"
+# a capture format libpcap does not read is named, with the way to convert it
+printf 'snoop\0\0\0\0\0\0\x02\0\0\0\x04' >"$T/trace.snoop"
+expect 1 "^nfsscope: $T/trace.snoop: a Solaris snoop capture, which libpcap does not read: convert it with editcap -F pcap $T/trace.snoop OUT.pcap$" -- -r "$T/trace.snoop"
+if command -v editcap >/dev/null; then
+  editcap -F pcap "$T/trace.snoop" "$T/converted.pcap" 2>/dev/null && "$N" -r "$T/converted.pcap" >/dev/null 2>&1 &&
+    echo "ok: the snoop capture converted as the message says is read" ||
+    { echo "FAIL: editcap -F pcap did not give nfsscope a readable capture"; fail=1; }
+fi
 expect 1 "^nfsscope: $T: is a directory$" -- -r "$T"
 expect 1 "^nfsscope: $T/hdr.pcap: capture file header is cut off$" -- -r "$T/hdr.pcap"
 expect 1 "^nfsscope: $T/wifi.pcap: unsupported link type IEEE802_11 \(105\)" -- -r "$T/wifi.pcap"
