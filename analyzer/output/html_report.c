@@ -156,16 +156,25 @@ static void sec_ops(struct page *p)
     for (size_t i = 0; i < n; i++)
         if (rows[i].s->latency.count && rows[i].s->latency.max_ns > max) max = rows[i].s->latency.max_ns;
     struct html_unit u = html_unit_for(max);
-    fprintf(f, "<p>Latency in %s; NFSv4 by the main operation of the COMPOUND.</p>\n", u.name);
+    /* as the text report: the sentence and the in-compounds column follow
+     * the versions present (an NFSv3-only capture has no COMPOUND) */
+    uint32_t vers = ns_analyzer_stats(p->a)->nfs_versions;
+    bool v4 = (vers & ~(NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
+    bool older = (vers & (NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
+    fprintf(f, "<p>Latency in %s; %s.</p>\n", u.name,
+            !v4 ? "NFSv3 by procedure"
+                : older ? "NFSv3 by procedure, NFSv4 by the main operation of the COMPOUND"
+                        : "NFSv4 by the main operation of the COMPOUND");
     char mean[16];
     snprintf(mean, sizeof mean, "mean %s", u.name);
-    const char *const h[] = {"operation", "count", "in compounds", "errors", mean, "p50", "p95", "p99", "max", NULL};
-    th_row(f, h);
+    const char *const h4[] = {"operation", "count", "in compounds", "errors", mean, "p50", "p95", "p99", "max", NULL};
+    const char *const h3[] = {"operation", "count", "errors", mean, "p50", "p95", "p99", "max", NULL};
+    th_row(f, v4 ? h4 : h3);
     for (size_t i = 0; i < n; i++) {
         fputs("<tr>", f);
         td_s(f, rows[i].name);
         td_u(f, rows[i].s->count);
-        td_u(f, rows[i].s->in_compounds);
+        if (v4) td_u(f, rows[i].s->in_compounds);
         td_u(f, rows[i].s->errors);
         td_lat(f, &rows[i].s->latency, u);
         fputs("</tr>\n", f);
