@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feed_capture.h"
 #include "nfsscope/nfsscope.h"
 #include "nfsscope/session.h"
 #include "nfsscope/udp_timing.h"
@@ -137,32 +138,26 @@ static void check_reads(ns_analyzer *a, const char *where, uint64_t frame)
     free(second.h);
 }
 
+static void after_frame(void *ctx, ns_analyzer *a, uint64_t n)
+{
+    const char *path = ctx;
+    if (n % 97 == 0) check_reads(a, path, n);
+    if (n % 389 == 0) {
+        ns_analyzer_settle(a);
+        check_reads(a, path, n);
+    }
+}
+
 static int run(const char *path)
 {
-    char eb[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, eb);
-    if (!p) { fprintf(stderr, "check_lifetimes: %s: %s\n", path, eb); return 1; }
     struct ns_config cfg = NS_CONFIG_INIT;
     char err[NS_ERRBUF_SIZE];
     ns_analyzer *a = ns_analyzer_new(&cfg, err, sizeof err);
-    if (!a) { fprintf(stderr, "check_lifetimes: %s\n", err); pcap_close(p); return 1; }
-    struct pcap_pkthdr *h;
-    const u_char *d;
-    uint64_t n = 0;
-    while (pcap_next_ex(p, &h, &d) == 1) {
-        struct ns_frame fr = {++n, (int64_t)h->ts.tv_sec * 1000000000 + h->ts.tv_usec, h->caplen, h->len,
-                              pcap_datalink(p), d};
-        ns_analyzer_feed(a, &fr);
-        if (n % 97 == 0) check_reads(a, path, n);
-        if (n % 389 == 0) {
-            ns_analyzer_settle(a);
-            check_reads(a, path, n);
-        }
-    }
+    if (!a) { fprintf(stderr, "check_lifetimes: %s\n", err); return 1; }
+    if (!feed_capture("check_lifetimes", path, a, after_frame, (void *)path)) { ns_analyzer_free(a); return 1; }
     ns_analyzer_finish(a);
-    check_reads(a, path, n);
+    check_reads(a, path, ns_analyzer_stats(a)->frames);
     ns_analyzer_free(a);
-    pcap_close(p);
     return 0;
 }
 

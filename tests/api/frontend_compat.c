@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "feed_capture.h"
 #include "nfsscope/nfsscope.h"
 #include "nfsscope/view.h"
 
@@ -111,25 +112,15 @@ static void print_results(ns_analyzer *a)
 
 static int run(const char *path)
 {
-    char eb[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, eb);
-    if (!p) { fprintf(stderr, "frontend_compat: %s: %s\n", path, eb); return 1; }
     struct ns_config cfg = NS_CONFIG_INIT;
     char err[NS_ERRBUF_SIZE];
     ns_analyzer *a = ns_analyzer_new(&cfg, err, sizeof err);
-    if (!a) { fprintf(stderr, "frontend_compat: %s\n", err); pcap_close(p); return 1; }
+    if (!a) { fprintf(stderr, "frontend_compat: %s\n", err); return 1; }
     struct seen s;
     memset(&s, 0, sizeof s);
     ns_analyzer_on_txn(a, on_txn, &s);
     ns_analyzer_on_event(a, on_event, &s);
-    struct pcap_pkthdr *h;
-    const u_char *d;
-    uint64_t n = 0;
-    while (pcap_next_ex(p, &h, &d) == 1) {
-        struct ns_frame fr = {++n, (int64_t)h->ts.tv_sec * 1000000000 + h->ts.tv_usec, h->caplen, h->len,
-                              pcap_datalink(p), d};
-        ns_analyzer_feed(a, &fr);
-    }
+    if (!feed_capture("frontend_compat", path, a, NULL, NULL)) { ns_analyzer_free(a); return 1; }
     ns_analyzer_finish(a);
     printf("== %s\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
     printf("txns %" PRIu64 " ids %" PRIu64 " frames %" PRIu64 " latency %" PRIu64 " ops %" PRIu64 " status %" PRIu64 "\n",
@@ -141,7 +132,6 @@ static int run(const char *path)
            s.ev_outstanding_sum);
     print_results(a);
     ns_analyzer_free(a);
-    pcap_close(p);
     return 0;
 }
 
