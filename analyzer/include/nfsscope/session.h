@@ -144,7 +144,63 @@ struct ns_session_view {
     uint64_t after_dead_first_frame, after_dead_last_frame; /* their call frames */
     uint64_t recovered_frame;   /* first CREATE_SESSION answered NFS4_OK to the same client (client ID, else
                                    client address) after dead_frame; 0 = none in the capture */
+    /* API version 7: the back channel and SEQUENCE's status flags (below);
+     * never NULL in a view of this library (NULL from an older one). */
+    const struct ns_back_channel *back_channel;
+    const struct ns_status_flags *status_flags;
 };
+
+/* API version 7: a session's back channel, the server's callbacks
+ * (CB_COMPOUND led by CB_SEQUENCE naming the session) to its client, its
+ * slot table judged by the fore channel's rules (RFC 8881 s.2.10.6,
+ * s.20.9; doc/findings.md). Handed out by pointer: grows only at its end. */
+#define NS_CB_STATUS 8
+#define NS_CB_VERDICTS 16       /* indexed by enum ns_slot_verdict (events.h) */
+struct ns_back_channel {
+    uint32_t slots_asked;       /* CREATE_SESSION csa_back_chan_attrs ca_maxrequests (0: call not captured) */
+    uint32_t slots_granted;     /* ... in the reply's csr_back_chan_attrs (0: reply not captured) */
+    uint32_t granted_now;       /* last NFS4_OK CB_SEQUENCE csr_highest_slotid + 1, else slots_granted */
+    bool has_cb_reply;          /* an NFS4_OK CB_SEQUENCE reply was seen (csr_* below) */
+    uint32_t csr_highest_slotid, csr_target_highest_slotid;
+    uint64_t backchannel_ctl;   /* BACKCHANNEL_CTL answered NFS4_OK */
+    uint64_t backchannel_ctl_frame; /* the last one's reply */
+    uint64_t calls;             /* callbacks (first transmissions) */
+    uint64_t replies;           /* their first replies */
+    uint64_t resends;           /* the same XID sent again */
+    uint64_t unanswered;        /* given up: no reply within the call timeout or by the end of input */
+    uint64_t errors;            /* replies whose CB_COMPOUND status is not NFS4_OK */
+    uint32_t nstatus;           /* those statuses, by first appearance (NS_CB_STATUS kept) */
+    struct { uint32_t status; uint64_t count; } status[NS_CB_STATUS];
+    uint64_t calls_unbound_conn; /* callbacks on a connection the capture does not show bound for the back channel */
+    bool any_slot_used;
+    uint32_t highest_slot_used; /* highest slot ID in a CB_SEQUENCE call */
+    uint32_t outstanding;       /* callbacks in flight now */
+    uint32_t max_outstanding;
+    uint64_t verdicts[NS_CB_VERDICTS]; /* CB_SEQUENCE calls by slot verdict */
+    uint32_t nslots;            /* slot ids 0..nslots-1 below */
+    const struct ns_slot_view *slots;
+    uint64_t slot_ids_untracked; /* calls on slot ids >= NS_SLOTS_MAX (or refused by the memory cap) */
+    uint64_t first_call_frame, last_call_frame;
+    int64_t first_ts_ns, last_ts_ns; /* of the callbacks (calls and replies) */
+};
+
+/* API version 7: sr_status_flags of the session's NFS4_OK SEQUENCE replies
+ * (RFC 8881 s.18.46.3), per bit: a timeline of what the server signalled. */
+#define NS_STATUS_FLAGS 16      /* bits 0..15 (RFC 8881 defines 0..12: ns_status_flag_name) */
+struct ns_status_flag {         /* laid out in an array: never changes */
+    uint64_t replies;           /* replies carrying the flag */
+    int64_t first_ts_ns, last_ts_ns;
+    uint64_t first_frame, last_frame;
+};
+struct ns_status_flags {
+    uint64_t seq_replies;       /* NFS4_OK SEQUENCE replies read */
+    uint64_t flagged_replies;   /* ... with any flag set */
+    uint32_t other_bits;        /* bits 16..31 seen (undefined by the RFC) */
+    struct ns_status_flag flag[NS_STATUS_FLAGS];
+};
+/* "CB_PATH_DOWN", "RECALLABLE_STATE_REVOKED", ... for a bit number
+ * (SEQ4_STATUS_* without the prefix); NULL for an undefined bit. */
+const char *ns_status_flag_name(uint32_t bit);
 
 enum ns_session_dead {
     NS_SESS_ALIVE = 0,
