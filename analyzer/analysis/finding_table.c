@@ -14,6 +14,11 @@ struct fmeta {
     _Alignas(max_align_t) unsigned char state[FINDINGS_STATE_MAX];
 };
 
+/* The arrays view and changed, and each finding's message text, are caches
+ * that reading fills (findings_sorted, findings_changed, findings_render):
+ * their content is a function of the findings, so reading in any order
+ * gives the same answers. They are reached through pointers, so the read
+ * functions take the store as const. */
 struct findings {
     struct memcap *mc;
     struct ns_finding *v;
@@ -140,7 +145,9 @@ static int cmp_finding(const void *pa, const void *pb)
     if (c) return c;
     uint64_t fa = a->nframes ? a->frames[0] : 0, fb = b->nframes ? b->frames[0] : 0;
     if (fa != fb) return fa < fb ? -1 : 1;
-    return strcmp(a->message, b->message);
+    c = strcmp(a->message, b->message);
+    if (c) return c;
+    return a->id < b->id ? -1 : a->id > b->id; /* a total order: the same view however often it is sorted */
 }
 
 /* The view array holds every finding: grown with them in findings_add. */
@@ -166,7 +173,7 @@ const struct ns_finding *findings_render(const struct findings *f, const struct 
     return x;
 }
 
-size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
+size_t findings_sorted(const struct findings *f, const struct ns_finding *const **out)
 {
     *out = NULL;
     if (!f->n || !view_fit(f)) return 0;
@@ -176,7 +183,7 @@ size_t findings_sorted(struct findings *f, const struct ns_finding *const **out)
     return f->n;
 }
 
-size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_finding *const **out)
+size_t findings_changed(const struct findings *f, uint64_t gen, const struct ns_finding *const **out)
 {
     *out = NULL;
     if (!f->n || !view_fit(f)) return 0;

@@ -33,7 +33,7 @@ void finding_add_conn(struct ns_finding *x, uint32_t conn_id);
 void finding_set_rfc(struct ns_finding *x, const char *rfc);
 /* Sorted view for output; the store itself keeps its order (indexes stay
  * valid). The view is valid until the next findings_add or findings_sorted. */
-size_t findings_sorted(struct findings *f, const struct ns_finding *const **out);
+size_t findings_sorted(const struct findings *f, const struct ns_finding *const **out);
 uint64_t findings_dropped(const struct findings *f);
 
 /* Messages are rendered when a front end reads a finding, not when it
@@ -64,6 +64,6 @@ uint64_t findings_generation(const struct findings *f);
 const struct ns_finding *findings_by_id(const struct findings *f, uint32_t id);
 /* Findings changed after generation gen, by id; the array is valid until the
  * next call into the store. */
-size_t findings_changed(struct findings *f, uint64_t gen, const struct ns_finding *const **out);
+size_t findings_changed(const struct findings *f, uint64_t gen, const struct ns_finding *const **out);
 
 #endif

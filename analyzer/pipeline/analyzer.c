@@ -83,6 +83,36 @@ static uint64_t hash_seed(const struct ns_analyzer *a)
     return h ? h : 1;
 }
 
+/* The counters of ns_stats that other stages keep (TCP reassembly, record
+ * marking, the RPC stage's tables, IP fragments, the memory cap), copied in
+ * at the end of every call that moves the analysis on, so that reading the
+ * statistics is only reading (nfsscope.h, "Lifetimes"). A few stores per
+ * frame; the dropped connections' sum only when one was dropped. */
+static void stats_sync(struct ns_analyzer *a)
+{
+    struct ns_stats *st = &a->st;
+    st->tcp_segments = a->tcp_st.segments;
+    st->tcp_out_of_order = a->tcp_st.out_of_order;
+    st->tcp_retransmitted = a->tcp_st.retransmitted;
+    st->tcp_gaps = a->tcp_st.gaps;
+    st->tcp_gap_bytes = a->tcp_st.gap_bytes;
+    st->tcp_truncated_bytes = a->tcp_st.truncated_bytes;
+    st->tcp_resyncs = a->rec_st.resyncs;
+    st->tcp_syn_ignored = a->tcp_st.syn_ignored;
+    st->tcp_rst_ignored = a->tcp_st.rst_ignored;
+    st->records_bad_mark = a->rec_st.bad_marks;
+    st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
+    st->evicted_pending_calls = rpc_stage_evicted_calls(a->rpc);
+    st->evicted_conn_messages = rpc_stage_conns_over_cap(a->rpc);
+    uint64_t dropped = rpc_stage_conns_dropped(a->rpc);
+    if (dropped != st->evicted_conns) {
+        st->evicted_conns = dropped;
+        st->evicted_conns_sum = *rpc_stage_conns_dropped_sum(a->rpc);
+    }
+    st->evicted_fragments = a->frags_dropped + ipfrag_evicted(a->frags); /* dropped + trains evicted */
+    st->peak_memory = a->mc.peak;
+}
+
 ns_analyzer *analyzer_new_tuned(const struct ns_config *cfg, const struct analyzer_tuning *t, char *err,
                                 size_t errlen)
 {
@@ -115,6 +145,8 @@ ns_analyzer *analyzer_new_tuned(const struct ns_config *cfg, const struct analyz
     uint64_t seed = hash_seed(a);
     flow_table_set_seed(a->flows, seed);
     rpc_stage_set_hash_seed(a->rpc, seed);
+    a->st.evicted_conns_sum = *rpc_stage_conns_dropped_sum(a->rpc); /* what "none dropped" looks like */
+    stats_sync(a);
     return a;
 }
 
@@ -262,6 +294,7 @@ void ns_analyzer_feed(ns_analyzer *a, const struct ns_frame *fr)
     if (fr->caplen < fr->len) st->frames_truncated++;
     transport_frame(a, fr->linktype, fr->data, fr->caplen, fr->len);
     transport_housekeeping(a, false);
+    stats_sync(a);
 }
 
 void ns_analyzer_tick(ns_analyzer *a, int64_t now_ns)
@@ -279,6 +312,7 @@ void ns_analyzer_tick(ns_analyzer *a, int64_t now_ns)
         a->ts.initial = false;
     }
     transport_housekeeping(a, false);
+    stats_sync(a);
 }
 
 static int64_t span_of(const struct ns_analyzer *a) { return a->st.last_ts_ns - a->st.first_ts_ns; }
@@ -287,6 +321,7 @@ void ns_analyzer_settle(ns_analyzer *a)
 {
     if (a->finished) return;
     analysis_settle(&a->an, a->now, span_of(a));
+    stats_sync(a);
 }
 
 void ns_analyzer_finish(ns_analyzer *a)
@@ -298,6 +333,7 @@ void ns_analyzer_finish(ns_analyzer *a)
     rpc_stage_flush(a->rpc, a->now, -1);
     analysis_finish(&a->an, a->now, span_of(a));
     a->finished = true;
+    stats_sync(a);
 }
 
 bool ns_analyzer_finished(const ns_analyzer *a) { return a->finished; }
@@ -305,7 +341,7 @@ int64_t ns_analyzer_now(const ns_analyzer *a) { return a->now; }
 
 /* ---- results ---- */
 
-size_t ns_analyzer_findings(ns_analyzer *a, const struct ns_finding *const **out)
+size_t ns_analyzer_findings(const ns_analyzer *a, const struct ns_finding *const **out)
 {
     return findings_sorted(a->an.findings, out);
 }
@@ -319,33 +355,12 @@ const struct ns_finding *ns_analyzer_finding(const ns_analyzer *a, uint32_t id)
 
 uint64_t ns_analyzer_findings_generation(const ns_analyzer *a) { return findings_generation(a->an.findings); }
 
-size_t ns_analyzer_findings_changed(ns_analyzer *a, uint64_t gen, const struct ns_finding *const **out)
+size_t ns_analyzer_findings_changed(const ns_analyzer *a, uint64_t gen, const struct ns_finding *const **out)
 {
     return findings_changed(a->an.findings, gen, out);
 }
 
-const struct ns_stats *ns_analyzer_stats(ns_analyzer *a)
-{
-    struct ns_stats *st = &a->st;
-    st->tcp_segments = a->tcp_st.segments;
-    st->tcp_out_of_order = a->tcp_st.out_of_order;
-    st->tcp_retransmitted = a->tcp_st.retransmitted;
-    st->tcp_gaps = a->tcp_st.gaps;
-    st->tcp_gap_bytes = a->tcp_st.gap_bytes;
-    st->tcp_truncated_bytes = a->tcp_st.truncated_bytes;
-    st->tcp_resyncs = a->rec_st.resyncs;
-    st->tcp_syn_ignored = a->tcp_st.syn_ignored;
-    st->tcp_rst_ignored = a->tcp_st.rst_ignored;
-    st->records_bad_mark = a->rec_st.bad_marks;
-    st->evicted_ooo_bytes = a->tcp_st.evicted_ooo_bytes + a->rec_st.dropped_bytes;
-    st->evicted_pending_calls = rpc_stage_evicted_calls(a->rpc);
-    st->evicted_conn_messages = rpc_stage_conns_over_cap(a->rpc);
-    st->evicted_conns = rpc_stage_conns_dropped(a->rpc);
-    st->evicted_conns_sum = *rpc_stage_conns_dropped_sum(a->rpc);
-    st->evicted_fragments = a->frags_dropped + ipfrag_evicted(a->frags); /* dropped + trains evicted */
-    st->peak_memory = a->mc.peak;
-    return st;
-}
+const struct ns_stats *ns_analyzer_stats(const ns_analyzer *a) { return &a->st; }
 
 size_t ns_analyzer_conn_count(const ns_analyzer *a) { return rpc_stage_conn_count(a->rpc); }
 

@@ -15,7 +15,7 @@ bool ns_kind_listed(const char *kind, const char *kinds)
     return false;
 }
 
-bool ns_findings_any_of(ns_analyzer *a, const char *kinds)
+bool ns_findings_any_of(const ns_analyzer *a, const char *kinds)
 {
     const struct ns_finding *const *v;
     size_t n = ns_analyzer_findings(a, &v);
@@ -37,7 +37,7 @@ bool ns_finding_loss_may_cause(const char *kind)
                                 "GRACE_STUCK");
 }
 
-uint64_t ns_finding_capture_gaps(ns_analyzer *a, const struct ns_finding *f)
+uint64_t ns_finding_capture_gaps(const ns_analyzer *a, const struct ns_finding *f)
 {
     if (!ns_finding_loss_may_cause(f->kind)) return 0;
     const struct ns_stats *st = ns_analyzer_stats(a);

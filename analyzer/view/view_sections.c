@@ -17,7 +17,7 @@ static size_t conns_kept(const ns_analyzer *a)
     return n;
 }
 
-static size_t read_plus_files(ns_analyzer *a)
+static size_t read_plus_files(const ns_analyzer *a)
 {
     const struct ns_read_file *const *v;
     size_t n = ns_analyzer_read_files(a, &v), k = 0;
@@ -25,7 +25,7 @@ static size_t read_plus_files(ns_analyzer *a)
     return k;
 }
 
-void ns_report_sections(ns_analyzer *a, struct ns_section_info out[NS_SECTIONS])
+void ns_report_sections(const ns_analyzer *a, struct ns_section_info out[NS_SECTIONS])
 {
     const struct ns_stats *st = ns_analyzer_stats(a);
     const struct ns_finding *const *f;

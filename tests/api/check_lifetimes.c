@@ -5,7 +5,8 @@
  * points at the same bytes. Under ASan a pointer a read call freed or moved
  * is a use-after-free; without it, a changed copy is a failure. Pointers
  * are dropped before the next feed, tick, settle or finish, as the rule
- * says.
+ * says. Every read goes through a const handle: a read call that asked for
+ * a mutable analyzer would not compile (-Werror).
  *
  *   check_lifetimes CAPTURE... */
 #include <inttypes.h>
@@ -56,7 +57,7 @@ static void release(struct holds *hs)
 }
 
 /* Every read call, in one of two orders; what they return is held. */
-static void read_all(ns_analyzer *a, struct holds *hs, int order)
+static void read_all(const ns_analyzer *a, struct holds *hs, int order)
 {
     for (int step = 0; step < 7; step++) {
         switch (order ? 6 - step : step) {
@@ -119,7 +120,7 @@ static void read_all(ns_analyzer *a, struct holds *hs, int order)
 
 /* Read everything twice, in both orders; every pointer from the first
  * round must still show its bytes. */
-static void check_reads(ns_analyzer *a, const char *where, uint64_t frame)
+static void check_reads(const ns_analyzer *a, const char *where, uint64_t frame)
 {
     struct holds first = {0}, second = {0};
     read_all(a, &first, 0);

@@ -38,3 +38,12 @@ add_test(NAME api.lifetimes
          COMMAND sh -c "'$<TARGET_FILE:check_lifetimes>' \"$@\" '${CMAKE_BINARY_DIR}'/gen/*.pcap '${CMAKE_BINARY_DIR}'/udpgen/*.pcap"
                  check_lifetimes ${_api_samples})
 set_tests_properties(api.lifetimes PROPERTIES FIXTURES_REQUIRED "gen;udpgen" TIMEOUT 600 LABELS api)
+# A C++ front end (g++) built against the installed headers and libraries
+# alone: extern "C", NS_CONFIG_INIT in C++, every read through a const
+# handle; its figures checked against tshark (tests/api/cxx_frontend.sh).
+if(NFSSCOPE_SANITIZE)
+  set(_cxx_fe_flags -fsanitize=address,undefined)
+endif()
+add_test(NAME api.cxx_frontend
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/api/cxx_frontend.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${_cxx_fe_flags})
+set_tests_properties(api.cxx_frontend PROPERTIES TIMEOUT 300 LABELS api)

@@ -17,6 +17,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum ns_event_kind {
     NS_EV_CALL = 1,        /* a call's first transmission */
@@ -105,6 +108,9 @@ const char *ns_event_kind_name(uint8_t kind);     /* "call", "resend", ... */
 const char *ns_slot_verdict_name(uint8_t verdict); /* "new", "replay", "false_retry", ... */
 const char *ns_amend_kind_name(uint8_t amend);    /* "spurious_resend", ... */
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum ns_severity { NS_SEV_INFO = 0, NS_SEV_WARNING = 1, NS_SEV_ERROR = 2, NS_SEV_CRITICAL = 3 };
 
@@ -37,6 +40,9 @@ struct ns_finding {
 
 const char *ns_severity_name(uint8_t sev); /* "info", "warning", "error", "critical" */
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ns_span {
     const uint8_t *data; /* NULL: a hole of len bytes */
@@ -18,6 +21,9 @@ struct ns_msg {
     uint32_t len; /* total bytes on the wire, holes included */
 };
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

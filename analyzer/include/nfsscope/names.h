@@ -7,6 +7,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 const char *ns_nfs4_op_name(uint32_t op);        /* "SEQUENCE", "PUTFH", ... "ILLEGAL" */
 const char *ns_nfs4_cb_op_name(uint32_t op);     /* "CB_SEQUENCE", ... */
@@ -21,6 +24,9 @@ const char *ns_rpc_proc_name(uint32_t prog, uint32_t vers, uint32_t proc);
 const char *ns_auth_flavor_name(uint32_t flavor); /* "AUTH_NONE", "AUTH_SYS", "RPCSEC_GSS", ... */
 const char *ns_mount3_status_name(uint32_t st);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

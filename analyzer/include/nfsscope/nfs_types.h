@@ -7,6 +7,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Operations recorded per COMPOUND: the first NS_OPS_INLINE inside the
  * transaction, the rest (up to NS_MAX_OPS) in a block of a bounded overflow
@@ -224,6 +227,9 @@ struct nfs3_reply {
     uint8_t verf[8];
 };
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -24,6 +24,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct ns_analyzer ns_analyzer;
 
@@ -84,7 +87,20 @@ struct ns_config {
      * it, only speed; set one to time runs that must repeat exactly. */
     uint64_t hash_seed;
 };
+#ifndef __cplusplus
 #define NS_CONFIG_INIT {.size = sizeof(struct ns_config), .api_version = NS_API_VERSION}
+#else
+/* C++ has designated initializers only from C++20, and warns (-Wextra) of
+ * the fields they leave out: the same value, made by a function. */
+static inline struct ns_config ns_config_init_cxx(void)
+{
+    struct ns_config c = {};
+    c.size = sizeof c;
+    c.api_version = NS_API_VERSION;
+    return c;
+}
+#define NS_CONFIG_INIT ns_config_init_cxx()
+#endif
 
 /* One captured frame. data holds caplen bytes; len is the length on the wire. */
 struct ns_frame {
@@ -152,8 +168,11 @@ int64_t ns_analyzer_now(const ns_analyzer *a);
  * reused) and look it up again. tests/api/check_lifetimes.c holds the
  * library to this under ASan. */
 
-/* Counters; the derived ones (TCP, evictions, memory) are brought up to date by this call. */
-const struct ns_stats *ns_analyzer_stats(ns_analyzer *a);
+/* Counters. Reading them computes nothing: the ones other stages keep
+ * (TCP, evictions, peak memory) are copied in at the end of every feed,
+ * tick, settle and finish, so a callback reading them during such a call
+ * sees those as of the call before. */
+const struct ns_stats *ns_analyzer_stats(const ns_analyzer *a);
 
 /* Connections that carried RPC, by id (1..n, in order of first appearance;
  * ids are never reused). A record lives while its flow lives; once the
@@ -173,7 +192,7 @@ bool ns_analyzer_conn_tcp(const ns_analyzer *a, uint32_t id, struct ns_conn_tcp 
 uint32_t ns_analyzer_outstanding_calls(const ns_analyzer *a);
 
 /* Findings sorted by severity (highest first), then first time, then kind. */
-size_t ns_analyzer_findings(ns_analyzer *a, const struct ns_finding *const **out);
+size_t ns_analyzer_findings(const ns_analyzer *a, const struct ns_finding *const **out);
 uint64_t ns_analyzer_findings_dropped(const ns_analyzer *a);
 /* A finding by its id (stable for the analyzer's life), or NULL. */
 const struct ns_finding *ns_analyzer_finding(const ns_analyzer *a, uint32_t id);
@@ -182,7 +201,7 @@ const struct ns_finding *ns_analyzer_finding(const ns_analyzer *a, uint32_t id);
  * returned stays as it was). A screen keeps the generation it last showed
  * and asks for what changed since. */
 uint64_t ns_analyzer_findings_generation(const ns_analyzer *a);
-size_t ns_analyzer_findings_changed(ns_analyzer *a, uint64_t gen, const struct ns_finding *const **out);
+size_t ns_analyzer_findings_changed(const ns_analyzer *a, uint64_t gen, const struct ns_finding *const **out);
 
 /* Memory by pool: bytes used now, the pool's cap, the peak, and the
  * evictions the cap forced (counted in the pool's own unit, see name). */
@@ -201,6 +220,9 @@ uint64_t ns_analyzer_memory_total(const ns_analyzer *a, uint64_t *cap, uint64_t 
 #define NS_ENDPOINT_STRLEN 56
 void ns_endpoint_str(const struct ns_endpoint *e, char *buf, size_t n);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -13,6 +13,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct ns_analyzer ns_analyzer;
 
@@ -228,17 +231,20 @@ size_t ns_analyzer_client_count(const ns_analyzer *a);
 const struct ns_client_view *ns_analyzer_client(const ns_analyzer *a, size_t i);
 size_t ns_analyzer_session_count(const ns_analyzer *a);
 /* Fractions are brought up to date by this call. NULL if i is out of range. */
-const struct ns_session_view *ns_analyzer_session(ns_analyzer *a, size_t i);
+const struct ns_session_view *ns_analyzer_session(const ns_analyzer *a, size_t i);
 /* Totals over every reply, and per file handle sorted by handle bytes. */
 const struct ns_read_bytes *ns_analyzer_read_totals(const ns_analyzer *a);
-size_t ns_analyzer_read_files(ns_analyzer *a, const struct ns_read_file *const **out);
+size_t ns_analyzer_read_files(const ns_analyzer *a, const struct ns_read_file *const **out);
 const struct ns_session_stats *ns_analyzer_session_stats(const ns_analyzer *a);
 /* Lookups by key (the 16-byte session ID, the client ID): NULL if not seen
  * or evicted. A returned view stays at the same address until its entry is
  * evicted, so the key is the handle: look it up again to know it lives. */
-const struct ns_session_view *ns_analyzer_session_by_id(ns_analyzer *a, const uint8_t *sessionid);
-const struct ns_client_view *ns_analyzer_client_by_id(ns_analyzer *a, uint64_t clientid);
+const struct ns_session_view *ns_analyzer_session_by_id(const ns_analyzer *a, const uint8_t *sessionid);
+const struct ns_client_view *ns_analyzer_client_by_id(const ns_analyzer *a, uint64_t clientid);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ns_addr {
     uint8_t family;   /* 4 or 6 */
@@ -175,6 +178,9 @@ struct ns_txn;
 void ns_stats_add_txn_ops(struct ns_stats *st, const struct ns_txn *t);
 void ns_stats_free_ops(struct ns_stats *st);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -8,6 +8,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum ns_txn_kind {
     NS_TXN_OTHER = 0, /* an RPC program we only name */
@@ -128,6 +131,9 @@ uint32_t ns_txn_op(const struct ns_txn *t, uint32_t i);
 uint32_t ns_txn_nres(const struct ns_txn *t);
 bool ns_txn_res(const struct ns_txn *t, uint32_t i, uint32_t *op, uint32_t *status);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

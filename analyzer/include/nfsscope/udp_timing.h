@@ -12,6 +12,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ns_analyzer;
 
@@ -89,6 +92,9 @@ const struct ns_udp_pair *ns_analyzer_udp_pair_by_key(const struct ns_analyzer *
                                                       const struct ns_endpoint *server);
 uint64_t ns_analyzer_udp_evicted_resends(const struct ns_analyzer *a);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -23,6 +23,9 @@
 
 /* Everything declared here is the library's public ABI (the rest is hidden). */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ---- names (static strings) ---- */
 
@@ -140,12 +143,12 @@ struct ns_section_info {
     bool shown;         /* false: an optional section with nothing in it */
 };
 /* Every section, in report order (NS_SECTIONS entries). */
-void ns_report_sections(ns_analyzer *a, struct ns_section_info out[NS_SECTIONS]);
+void ns_report_sections(const ns_analyzer *a, struct ns_section_info out[NS_SECTIONS]);
 
 /* true if kind is one of the comma-separated kinds (e.g. "A,B"). */
 bool ns_kind_listed(const char *kind, const char *kinds);
 /* true if a finding of one of the comma-separated kinds exists. */
-bool ns_findings_any_of(ns_analyzer *a, const char *kinds);
+bool ns_findings_any_of(const ns_analyzer *a, const char *kinds);
 
 /* Could a frame missing from the capture alone raise a finding of this kind
  * (SLOT_SEQ_GAP, REPLAY, SLOT_ABOVE_GRANTED ...; doc/findings.md)? */
@@ -153,7 +156,7 @@ bool ns_finding_loss_may_cause(const char *kind);
 /* For such a finding, the frames the capture lost that it may rest on: TCP
  * gaps of its connections (of the whole capture, with lost messages and
  * incomplete IP datagrams, when it names none); 0 otherwise. */
-uint64_t ns_finding_capture_gaps(ns_analyzer *a, const struct ns_finding *f);
+uint64_t ns_finding_capture_gaps(const ns_analyzer *a, const struct ns_finding *f);
 
 /* ---- what could not be analysed, by cause (report, JSON, page, metrics, screen) ---- */
 
@@ -173,6 +176,9 @@ size_t ns_loss_rows(const struct ns_stats *st, struct ns_loss_row *rows, size_t 
 /* true when no cause that loses something is non-zero: "Not analysed: nothing". */
 bool ns_loss_nothing(const struct ns_stats *st);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -22,6 +22,9 @@
 #include "nfsscope/view.h"
 
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ---- Other RPC programs (MOUNT, portmap/rpcbind, NLM, NSM ...) ----
  * The analyzer counts their calls in the RPC totals; this keeps per
@@ -111,7 +114,18 @@ struct ns_report_info {
      * as it reads, so evidence names the frames tshark shows). */
     const char *bpf_filter;
 };
+#ifndef __cplusplus
 #define NS_REPORT_INFO_INIT {.size = sizeof(struct ns_report_info)}
+#else
+/* C++: as NS_CONFIG_INIT (nfsscope.h) */
+static inline struct ns_report_info ns_report_info_init_cxx(void)
+{
+    struct ns_report_info ri = {};
+    ri.size = sizeof ri;
+    return ri;
+}
+#define NS_REPORT_INFO_INIT ns_report_info_init_cxx()
+#endif
 
 /* The whole report, after ns_analyzer_finish (which it does not call). */
 void ns_report_text(FILE *o, ns_analyzer *a, const struct ns_report_info *ri);
@@ -128,6 +142,9 @@ void ns_report_section_text(FILE *o, ns_analyzer *a, enum ns_section which);
  * analyzer a (in call order: NS_ORDER_CALL). */
 void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif
