@@ -10,12 +10,14 @@
 #include "finding_table.h"
 #include "ipfrag.h"
 #include "memcap.h"
+#include "nfs_names.h"
 #include "nfsscope/nfsscope.h"
 
 struct analysis {
     struct findings *findings;
     struct sess_model *sessions;
     struct udp_timing *udp;
+    struct who *who; /* per file (paths from the wire), per user, per client */
 };
 
 /* What the analyzers said about one frame of a call or reply. */
@@ -24,6 +26,8 @@ struct analysis_frame {
     struct udp_frame_info udp;
 };
 
+/* Where the decoders tell names and handles (the who module's path map). */
+const struct nfs_name_sink *analysis_names(struct analysis *an);
 /* Create every analyzer (false: out of memory; what was made is freed). */
 bool analysis_init(struct analysis *an, struct memcap *mc, const struct ns_config *cfg);
 void analysis_free(struct analysis *an);

@@ -19,7 +19,17 @@ struct txn_internal {
     uint8_t udp_timer;       /* timer class (enum ns_udp_timer) */
     bool udp_spurious;       /* a resend was found unnecessary */
     bool delivered;          /* already handed to the transaction callback (completion order) */
+    /* the call's credential (rpc_stage.c), for the per-user table */
+    uint8_t cred;            /* enum txn_cred */
+    uint8_t gss_handle_len;
+    uint8_t gss_handle[16];  /* RPCSEC_GSS context handle (first 16 bytes) */
+    uint32_t uid, gid;       /* AUTH_SYS */
+    /* the file the transaction is about (analysis/who): a record of the
+     * per-file table, index + 1 (0: none) and its generation */
+    uint32_t who_file, who_file_gen;
 };
+
+enum txn_cred { TXN_CRED_UNKNOWN = 0, TXN_CRED_SYS, TXN_CRED_GSS, TXN_CRED_OTHER };
 
 struct txn_slot {
     struct ns_txn txn; /* first: the slot is found from the transaction */

@@ -183,6 +183,11 @@ static void mknoddata3(struct xdr *x)
 
 int nfs3_decode_call(struct xdr *x, uint32_t proc, struct nfs3_call *out)
 {
+    return nfs3_decode_call_named(x, proc, out, NULL);
+}
+
+int nfs3_decode_call_named(struct xdr *x, uint32_t proc, struct nfs3_call *out, const struct nfs_name_sink *names)
+{
     memset(out, 0, sizeof *out);
     out->proc = proc;
     switch (proc) {
@@ -238,7 +243,14 @@ int nfs3_decode_call(struct xdr *x, uint32_t proc, struct nfs3_call *out)
         break;
     case NFSPROC3_RENAME:
         diropargs3(x, out); /* from */
-        skip_diropargs3(x); /* to */
+        if (names) {        /* to: told to the sink */
+            uint8_t fh[NFS3_FHSIZE], fh_len = 0, name[255];
+            read_fh(x, fh, &fh_len);
+            uint32_t n = xdr_opaque(x, name, sizeof name, NFS3_NAME_WIRE_MAX);
+            if (xdr_ok(x)) nfs_name_tell(names, NN_V3_RENAME_TO, 0, fh, fh_len, name, n < sizeof name ? n : sizeof name);
+        } else {
+            skip_diropargs3(x);
+        }
         break;
     case NFSPROC3_LINK:
         read_fh(x, out->fh, &out->fh_len); /* file */
@@ -266,25 +278,30 @@ int nfs3_decode_call(struct xdr *x, uint32_t proc, struct nfs3_call *out)
 /* dirlist3 / dirlistplus3 after the cookie verifier: a linked list of entries
  * (value_follows before each), then eof. The loop is bounded by the bytes that
  * remain: each entry takes at least min_entry bytes. */
-static void dirlist(struct xdr *x, bool plus, struct nfs3_reply *out)
+static void dirlist(struct xdr *x, bool plus, struct nfs3_reply *out, const struct nfs_name_sink *names)
 {
     /* follows + fileid + name length + cookie (+ two absent optionals) */
     uint32_t min_entry = plus ? 4 + 8 + 4 + 8 + 4 + 4 : 4 + 8 + 4 + 8;
     uint32_t limit = xdr_remaining(x) / min_entry;
     uint32_t n = 0;
+    bool tell = plus && names; /* READDIRPLUS ties each name to its handle */
     while (xdr_bool(x)) {
         if (n >= limit) {
             xdr_fail(x, XDR_ERR_BAD);
             return;
         }
-        xdr_skip(x, 8);                         /* fileid */
-        xdr_skip_opaque(x, NFS3_NAME_WIRE_MAX); /* name */
-        xdr_skip(x, 8);                         /* cookie */
+        xdr_skip(x, 8); /* fileid */
+        uint8_t name[255], fh[NFS3_FHSIZE], fh_len = 0;
+        uint32_t nlen = tell ? xdr_opaque(x, name, sizeof name, NFS3_NAME_WIRE_MAX)
+                             : xdr_skip_opaque(x, NFS3_NAME_WIRE_MAX);
+        xdr_skip(x, 8); /* cookie */
         if (plus) {
             post_op_attr(x);
-            if (xdr_bool(x)) skip_fh(x);
+            if (tell) post_op_fh3(x, fh, &fh_len);
+            else if (xdr_bool(x)) skip_fh(x);
         }
         if (!xdr_ok(x)) return;
+        if (fh_len) nfs_name_tell(names, NN_V3_DIRENT, n, name, nlen < sizeof name ? nlen : sizeof name, fh, fh_len);
         n++;
     }
     out->dir_entries = n;
@@ -298,6 +315,11 @@ static void read_verf(struct xdr *x, struct nfs3_reply *out)
 }
 
 int nfs3_decode_reply(struct xdr *x, uint32_t proc, struct nfs3_reply *out)
+{
+    return nfs3_decode_reply_named(x, proc, out, NULL);
+}
+
+int nfs3_decode_reply_named(struct xdr *x, uint32_t proc, struct nfs3_reply *out, const struct nfs_name_sink *names)
 {
     memset(out, 0, sizeof *out);
     if (proc > NFSPROC3_COMMIT) return -1;
@@ -371,7 +393,7 @@ int nfs3_decode_reply(struct xdr *x, uint32_t proc, struct nfs3_reply *out)
         post_op_attr(x);
         if (ok) {
             xdr_skip(x, NFS3_VERF_SIZE);
-            dirlist(x, proc == NFSPROC3_READDIRPLUS, out);
+            dirlist(x, proc == NFSPROC3_READDIRPLUS, out, names);
         }
         break;
     case NFSPROC3_FSSTAT:

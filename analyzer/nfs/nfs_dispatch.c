@@ -47,18 +47,19 @@ enum ns_txn_kind nfs_kind_of(bool backchannel, uint32_t prog, uint32_t vers)
 enum ns_txn_kind nfs_call_kind(const struct ns_txn *t) { return nfs_kind_of(t->backchannel, t->prog, t->vers); }
 
 void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct memcap *mc,
-                     struct nfs4_ops_pool *pool)
+                     struct nfs4_ops_pool *pool, const struct nfs_name_sink *names)
 {
     int rc = 0;
     struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
-    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names};
     t->kind = nfs_call_kind(t);
+    if (names) names->begin(names->ctx, t, false);
     switch (t->kind) {
     case NS_TXN_NFS4_CB:
         if (t->proc == 1) rc = nfs4_decode_cb_compound_call(x, &t->u.v4.call, &room);
         break;
     case NS_TXN_NFS3:
-        rc = nfs3_decode_call(x, t->proc, &t->u.v3.call);
+        rc = nfs3_decode_call_named(x, t->proc, &t->u.v3.call, names);
         st->nfs_versions |= NS_VERS_BIT(3, 0);
         break;
     case NS_TXN_NFS4:
@@ -71,6 +72,8 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struc
     case NS_TXN_MOUNT: {
         struct mount3_call mcall;
         rc = mount_decode_call(x, t->vers, t->proc, &mcall);
+        if (names && t->proc == MOUNTPROC3_MNT && mcall.path_len)
+            nfs_name_tell(names, NN_MNT_PATH, 0, (const uint8_t *)mcall.path, mcall.path_len, NULL, 0);
         break;
     }
     default:
@@ -92,15 +95,17 @@ static bool peek_status(struct xdr *x, uint32_t *status)
     return xdr_ok(&y);
 }
 
-void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct nfs4_ops_pool *pool)
+void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struct nfs4_ops_pool *pool,
+                      const struct nfs_name_sink *names)
 {
     int rc = 0;
     struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
-    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names};
+    if (names) names->begin(names->ctx, t, true);
     switch (t->kind) {
     case NS_TXN_NFS3:
         if (t->proc != 0) t->has_status = peek_status(x, &t->status);
-        rc = nfs3_decode_reply(x, t->proc, &t->u.v3.reply);
+        rc = nfs3_decode_reply_named(x, t->proc, &t->u.v3.reply, names);
         break;
     case NS_TXN_NFS4:
         if (t->proc == 1) {
@@ -118,6 +123,8 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, stru
         struct mount3_reply mr;
         if (t->proc == 1) t->has_status = peek_status(x, &t->status);
         rc = mount_decode_reply(x, t->vers, t->proc, &mr);
+        if (names && t->proc == MOUNTPROC3_MNT && mr.fh_len)
+            nfs_name_tell(names, NN_MNT_FH, 0, mr.fh, mr.fh_len, NULL, 0);
         break;
     }
     default:

@@ -145,6 +145,7 @@ static void on_amend(void *ctx, uint64_t frame, uint8_t amend, const struct ns_t
 void emit_wire(struct ns_analyzer *a, struct rpc_sink *sink)
 {
     *sink = (struct rpc_sink){a, on_call, on_resend, on_reply, on_done,
-                              .completion_order = a->cfg.txn_order == NS_ORDER_COMPLETION};
+                              .completion_order = a->cfg.txn_order == NS_ORDER_COMPLETION,
+                              .names = analysis_names(&a->an)};
     analysis_set_listeners(&a->an, on_finding, on_amend, a);
 }

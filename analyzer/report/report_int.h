@@ -35,6 +35,9 @@ void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
  * than one fragment captured: the later fragments were filtered out (a
  * capture filter such as 'port 2049'), not lost. */
 uint64_t report_first_fragment_only(ns_analyzer *a);
+/* Files, Users, Clients by address (report_who.c); nothing under narrowing. */
+void report_who_text(FILE *o, ns_analyzer *a, const struct ns_report_info *ri);
+void report_who_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri); /* files[], users[], clients_by_address[], who */
 void report_udp_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt); /* udp[], udp_pairs[], udp_evicted */
 void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
                          const struct ns_report_filter *flt); /* report_sessions.c */

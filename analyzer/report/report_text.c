@@ -377,7 +377,10 @@ static void print_section(FILE *o, ns_analyzer *a, const struct ns_report_info *
         section_ops(o, fst, s, ri->verbosity > 0);
         section_programs(o, ri->programs, ri->verbosity > 0);
         break;
-    case NS_SECTION_STATUS: section_status(o, fst, s); break;
+    case NS_SECTION_STATUS:
+        section_status(o, fst, s);
+        if (ri->verbosity >= 0) report_who_text(o, a, ri);
+        break;
     case NS_SECTION_CLIENTS: report_clients_text(o, a, s, ri->filter); break;
     case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
     case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;

@@ -2,6 +2,7 @@
 #include "json_write.h"
 #include "nfsscope/report.h"
 #include "nfsscope/view.h"
+#include "nfsscope/who.h"
 
 static void null_or_u(FILE *o, const char *key, bool have, unsigned long long v)
 {
@@ -21,6 +22,26 @@ static void write_ops(FILE *o, const struct ns_txn *t)
         json_cstr(o, ns_txn_proc_name(t));
     }
     fputc(']', o);
+}
+
+/* API version 8 (doc/who.md): the transaction's primary handle and its
+ * path rebuilt from the wire, and who sent the call. */
+static void write_who(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
+{
+    const uint8_t *fh;
+    size_t len;
+    char path[NS_PATH_STRLEN];
+    fputs(",\"fh\":", o);
+    bool have = ns_analyzer_txn_fh(a, t, &fh, &len);
+    if (have) json_hex(o, fh, len); else fputs("null", o);
+    fputs(",\"path\":", o);
+    if (have && ns_analyzer_fh_path(a, fh, len, path, sizeof path)) json_cstr(o, path); else fputs("null", o);
+    struct ns_who_user u;
+    bool who = ns_analyzer_txn_user(a, t, &u);
+    null_or_u(o, "uid", who && u.auth == NS_WHO_AUTH_SYS, u.uid);
+    null_or_u(o, "gid", who && u.auth == NS_WHO_AUTH_SYS, u.gid);
+    fputs(",\"gss_context\":", o);
+    if (who && u.auth == NS_WHO_AUTH_GSS) json_hex(o, u.gss_handle, u.gss_handle_len); else fputs("null", o);
 }
 
 void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
@@ -113,5 +134,6 @@ void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
     if (verdict) json_cstr(o, verdict); else fputs("null", o);
     null_or_u(o, "waited_us", t->verdict == NS_VERDICT_EVICTED_WAITING, (uint64_t)(t->waited_ns / 1000));
     fprintf(o, ",\"late_reply\":%s", t->late_reply ? "true" : "false");
+    write_who(o, a, t);
     fputs("}\n", o);
 }

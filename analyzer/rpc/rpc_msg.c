@@ -38,6 +38,17 @@ int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
             h->gss_proc = xdr_u32(&c);
             xdr_u32(&c); /* seq_num */
             h->gss_service = xdr_u32(&c);
+            uint32_t n = xdr_opaque(&c, h->gss_handle, RPC_GSS_HANDLE_KEEP, RPC_AUTH_MAX);
+            if (xdr_ok(&c)) h->gss_handle_len = (uint8_t)(n < RPC_GSS_HANDLE_KEEP ? n : RPC_GSS_HANDLE_KEEP);
+        } else if (h->cred_flavor == AUTH_SYS) {
+            /* authsys_parms: stamp, machinename<255>, uid, gid, gids<16> */
+            struct xdr c;
+            xdr_sub(x, clen, &c);
+            xdr_u32(&c);
+            xdr_skip_opaque(&c, 255);
+            h->uid = xdr_u32(&c);
+            h->gid = xdr_u32(&c);
+            h->has_unix = xdr_ok(&c);
         }
         xdr_skip(x, (clen + 3) & ~3u);
         skip_auth(x, &h->verf_flavor);

@@ -10,6 +10,8 @@
 #define RPC_REPLY 1
 #define AUTH_RPCSEC_GSS 6
 #define RPCSEC_GSS_DATA 0
+#define AUTH_SYS 1
+#define RPC_GSS_HANDLE_KEEP 16
 #define RPC_AUTH_MAX 400 /* RFC 5531: opaque_auth body is at most 400 bytes */
 
 struct rpc_hdr {
@@ -18,6 +20,10 @@ struct rpc_hdr {
     uint32_t rpcvers, prog, vers, proc;
     uint32_t cred_flavor, verf_flavor;
     uint32_t gss_proc, gss_service; /* RPCSEC_GSS credential (service 1 none, 2 integrity, 3 privacy) */
+    bool has_unix;                  /* AUTH_SYS credential read: uid, gid */
+    uint32_t uid, gid;
+    uint8_t gss_handle_len;         /* RPCSEC_GSS context handle, bytes kept (first RPC_GSS_HANDLE_KEEP) */
+    uint8_t gss_handle[16];
     /* REPLY */
     uint32_t reply_stat;            /* 0 accepted, 1 denied */
     uint32_t stat;                  /* accept_stat, or reject_stat when denied */

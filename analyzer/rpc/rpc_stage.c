@@ -11,6 +11,7 @@
 #include "conn_table.h"
 #include "rpc_skip.h"
 #include "txn_table.h"
+#include "txn_internal.h"
 
 #define PORT_NFS 2049
 #define PORT_PORTMAP 111
@@ -160,6 +161,24 @@ static void tell_call(struct rpc_stage *r, struct ns_txn *t, const struct ns_con
     if (r->sink.on_call) r->sink.on_call(r->sink.ctx, t, c, at);
 }
 
+/* Who sent the call, for the per-user table: AUTH_SYS uid/gid or the
+ * RPCSEC_GSS context. */
+static void txn_cred_set(struct ns_txn *t, const struct rpc_hdr *h)
+{
+    struct txn_internal *in = txn_internal(t);
+    if (h->has_unix) {
+        in->cred = TXN_CRED_SYS;
+        in->uid = h->uid;
+        in->gid = h->gid;
+    } else if (h->cred_flavor == AUTH_RPCSEC_GSS && h->gss_handle_len) {
+        in->cred = TXN_CRED_GSS;
+        in->gss_handle_len = h->gss_handle_len;
+        memcpy(in->gss_handle, h->gss_handle, h->gss_handle_len);
+    } else {
+        in->cred = TXN_CRED_OTHER;
+    }
+}
+
 static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
                     const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
@@ -201,6 +220,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
     t->vers = h->vers;
     t->proc = h->proc;
     t->auth_flavor = h->cred_flavor;
+    txn_cred_set(t, h);
     t->backchannel = bc;
     t->call_bytes = m->len;
     t->sends = 1;
@@ -226,7 +246,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
         }
     }
     if (h->prog == 100003 && h->vers == 2) r->st->nfs2_calls++; /* NFSv2 is named, not decoded */
-    nfs_decode_call(t, &h->body, r->st, r->mc, r->ops_pool);
+    nfs_decode_call(t, &h->body, r->st, r->mc, r->ops_pool, r->sink.names);
     if (t->kind == NS_TXN_NFS3) c->nfs_versions |= NS_VERS_BIT(3, 0);
     if (t->kind == NS_TXN_NFS4 && t->proc == 1) c->nfs_versions |= NS_VERS_BIT(4, t->u.v4.call.minor);
     tell_call(r, t, c, at);
@@ -384,7 +404,7 @@ static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int
             if (t->gss_proc != RPCSEC_GSS_DATA) decodable = false;
             else if (!rpc_unwrap_gss(h, t->gss_service)) { decodable = false; t->reply_undecoded = true; }
         }
-        if (decodable) nfs_decode_reply(t, &h->body, r->st, r->ops_pool);
+        if (decodable) nfs_decode_reply(t, &h->body, r->st, r->ops_pool, r->sink.names);
         if (!late) ops_from_reply(r, t);
         else if ((t->kind == NS_TXN_NFS4 || t->kind == NS_TXN_NFS4_CB) && t->proc == 1)
             t->ops_from_reply = nfs4_ops_from_reply(r->ops_pool, t); /* named, not counted again */

@@ -9,6 +9,7 @@
 
 #include "flow.h"
 #include "memcap.h"
+#include "nfs_names.h"
 #include "nfsscope/msg.h"
 #include "nfsscope/stats.h"
 #include "nfsscope/txn.h"
@@ -34,6 +35,8 @@ struct rpc_sink {
     void (*on_done)(void *ctx, struct ns_txn *t, bool given_up);
     /* hand transactions out as soon as they are done, not in call order */
     bool completion_order;
+    /* where the decoders tell names and file handles (NULL: not looked for) */
+    const struct nfs_name_sink *names;
 };
 
 struct rpc_stage;

@@ -38,8 +38,8 @@ static void run(uint8_t which, uint32_t proc, struct xdr *x)
         t.proc = (proc >> 2) % 24;
         t.backchannel = (proc & 3) == 3;
         if (t.backchannel) t.proc = 1;
-        if (which % 12 == 8) nfs_decode_call(&t, x, &st, NULL, NULL);
-        else { t.kind = 0; nfs_decode_reply(&t, x, &st, NULL); }
+        if (which % 12 == 8) nfs_decode_call(&t, x, &st, NULL, NULL, NULL);
+        else { t.kind = 0; nfs_decode_reply(&t, x, &st, NULL, NULL); }
         (void)nfs_txn_opkey(&t);
         break;
     }

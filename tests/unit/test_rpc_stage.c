@@ -91,7 +91,7 @@ static void make_flow(struct flow *f, uint8_t proto, uint16_t port, uint16_t dpo
 
 static struct rpc_stage *stage(struct memcap *mc, struct ns_stats *st)
 {
-    struct rpc_sink sink = {NULL, s_call, s_resend, s_reply, s_done, false};
+    struct rpc_sink sink = {NULL, s_call, s_resend, s_reply, s_done, false, NULL};
     memset(st, 0, sizeof *st);
     nlog = 0;
     return rpc_stage_new(mc, st, &sink, 10000 * MS);

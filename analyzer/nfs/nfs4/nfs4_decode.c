@@ -140,6 +140,7 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct
     c.out = out;
     c.index = 0;
     c.cur.len = c.saved.len = 0;
+    c.names = room ? room->names : NULL;
     out->tag_wire_len = nfs4x_opaque_keep(x, (uint8_t *)out->tag, &out->tag_len, NS_TAG_MAX,
                                           NFS4_NOLIMIT);
     out->minor = xdr_u32(x);
@@ -171,7 +172,7 @@ static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb, const stru
 {
     struct more_src more = {.room = room};
     memset(out, 0, sizeof *out);
-    struct nfs4_rctx r = {.out = out, .index = 0};
+    struct nfs4_rctx r = {.out = out, .index = 0, .names = room ? room->names : NULL};
     out->status = xdr_u32(x);
     out->tag_wire_len = nfs4x_opaque_keep(x, (uint8_t *)out->tag, &out->tag_len, NS_TAG_MAX,
                                           NFS4_NOLIMIT);

@@ -39,7 +39,7 @@ static void open_args(struct xdr *x, struct nfs4_cctx *c)
     switch (xdr_u32(x)) { /* open_claim4 */
     case CLAIM_NULL:
     case CLAIM_DELEGATE_PREV:
-        nfs4x_utf8(x);
+        nfs4x_name_step(x, c->names, NN_OPEN_NAME, c->index);
         fh_clear(&c->cur);
         break;
     case CLAIM_PREVIOUS:
@@ -47,7 +47,7 @@ static void open_args(struct xdr *x, struct nfs4_cctx *c)
         break;
     case CLAIM_DELEGATE_CUR:
         nfs4x_stateid(x);
-        nfs4x_utf8(x);
+        nfs4x_name_step(x, c->names, NN_OPEN_NAME, c->index);
         fh_clear(&c->cur);
         break;
     case CLAIM_FH:
@@ -74,9 +74,25 @@ static void create_args(struct xdr *x, struct nfs4_cctx *c)
     default:
         break;
     }
-    nfs4x_utf8(x);  /* objname */
+    nfs4x_name_step(x, c->names, NN_CREATE, c->index); /* objname */
     nfs4x_fattr(x); /* createattrs */
     fh_clear(&c->cur);
+}
+
+/* RENAME: old name in the saved handle, new name in the current one. */
+static void rename_args(struct xdr *x, struct nfs4_cctx *c)
+{
+    if (!c->names) {
+        nfs4x_utf8(x);
+        nfs4x_utf8(x);
+        return;
+    }
+    uint8_t from[255], to[255];
+    uint32_t nf = xdr_opaque(x, from, sizeof from, NFS4_NOLIMIT);
+    uint32_t nt = xdr_opaque(x, to, sizeof to, NFS4_NOLIMIT);
+    if (xdr_ok(x))
+        nfs_name_tell(c->names, NN_RENAME, c->index, from, nf < sizeof from ? nf : sizeof from, to,
+                      nt < sizeof to ? nt : sizeof to);
 }
 
 bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
@@ -99,19 +115,26 @@ bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         nfs4x_bitmap(x, NULL, 0);
         break;
     case NFS4_OP_GETFH:
+        if (c->names) nfs_name_tell(c->names, NN_GETFH, c->index, NULL, 0, NULL, 0);
+        break;
     case NFS4_OP_READLINK:
         break;
     case NFS4_OP_LINK:
-    case NFS4_OP_REMOVE:
         nfs4x_utf8(x);
         break;
+    case NFS4_OP_REMOVE:
+        nfs4x_name_step(x, c->names, NN_REMOVE, c->index);
+        break;
     case NFS4_OP_LOOKUP:
-        nfs4x_utf8(x);
+        nfs4x_name_step(x, c->names, NN_LOOKUP, c->index);
         fh_clear(&c->cur);
         break;
     case NFS4_OP_LOOKUPP:
     case NFS4_OP_PUTPUBFH:
     case NFS4_OP_PUTROOTFH:
+        if (c->names)
+            nfs_name_tell(c->names, op == NFS4_OP_LOOKUPP ? NN_LOOKUPP : op == NFS4_OP_PUTPUBFH ? NN_PUTPUBFH : NN_PUTROOTFH,
+                          c->index, NULL, 0, NULL, 0);
         fh_clear(&c->cur);
         break;
     case NFS4_OP_NVERIFY:
@@ -123,6 +146,7 @@ bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         break;
     case NFS4_OP_OPENATTR:
         xdr_bool(x);
+        if (c->names) nfs_name_tell(c->names, NN_OTHER_FH, c->index, NULL, 0, NULL, 0);
         fh_clear(&c->cur);
         break;
     case NFS4_OP_OPEN_CONFIRM:
@@ -135,27 +159,31 @@ bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         break;
     case NFS4_OP_PUTFH:
         nfs4x_fh(x, &c->cur);
+        if (c->names && c->cur.len) nfs_name_tell(c->names, NN_PUTFH, c->index, c->cur.data, c->cur.len, NULL, 0);
         break;
     case NFS4_OP_READDIR:
         xdr_skip(x, 8 + NFS4_VERIFIER_LEN + 8); /* cookie, cookieverf, dircount, maxcount */
         nfs4x_bitmap(x, NULL, 0);
         break;
     case NFS4_OP_RENAME:
-        nfs4x_utf8(x);
-        nfs4x_utf8(x);
+        rename_args(x, c);
         break;
     case NFS4_OP_RESTOREFH:
         c->cur = c->saved;
+        if (c->names) nfs_name_tell(c->names, NN_RESTOREFH, c->index, NULL, 0, NULL, 0);
         break;
     case NFS4_OP_SAVEFH:
         c->saved = c->cur;
+        if (c->names) nfs_name_tell(c->names, NN_SAVEFH, c->index, NULL, 0, NULL, 0);
         break;
     case NFS4_OP_SECINFO: /* consumes the current FH (s.18.29.3) */
         nfs4x_utf8(x);
+        if (c->names) nfs_name_tell(c->names, NN_OTHER_FH, c->index, NULL, 0, NULL, 0);
         fh_clear(&c->cur);
         break;
     case NFS4_OP_SECINFO_NO_NAME:
         xdr_u32(x); /* secinfo_style4 */
+        if (c->names) nfs_name_tell(c->names, NN_OTHER_FH, c->index, NULL, 0, NULL, 0);
         fh_clear(&c->cur);
         break;
     case NFS4_OP_SETATTR:
@@ -180,15 +208,25 @@ bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
     return true;
 }
 
-/* READDIR4resok (s.18.23.2): cookieverf, then a linked list of entry4. */
-static void readdir_res(struct xdr *x)
+/* READDIR4resok (s.18.23.2): cookieverf, then a linked list of entry4.
+ * With a sink, each entry whose attributes carry its handle is told. */
+static void readdir_res(struct xdr *x, const struct nfs4_rctx *r)
 {
     xdr_skip(x, NFS4_VERIFIER_LEN);
     /* Each entry takes at least 20 bytes, so the loop ends with the bytes. */
     while (xdr_ok(x) && xdr_bool(x)) {
         xdr_skip(x, 8);  /* cookie */
-        nfs4x_utf8(x);   /* name */
-        nfs4x_fattr(x);  /* attrs */
+        if (!r->names) {
+            nfs4x_utf8(x);   /* name */
+            nfs4x_fattr(x);  /* attrs */
+            continue;
+        }
+        uint8_t name[255];
+        struct nfs4_fh fh;
+        uint32_t n = xdr_opaque(x, name, sizeof name, NFS4_NOLIMIT);
+        nfs4x_fattr_fh(x, &fh);
+        if (xdr_ok(x) && fh.len)
+            nfs_name_tell(r->names, NN_DIRENT, r->index, name, n < sizeof name ? n : sizeof name, fh.data, fh.len);
     }
     xdr_bool(x); /* eof */
 }
@@ -224,7 +262,6 @@ static void listxattrs_res(struct xdr *x)
 
 bool nfs4_res_fs(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *r)
 {
-    (void)r;
     bool ok = status == NFS4_OK;
     switch (op) {
     case NFS4_OP_ACCESS:
@@ -248,7 +285,13 @@ bool nfs4_res_fs(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *
         if (ok) nfs4x_fattr(x);
         break;
     case NFS4_OP_GETFH:
-        if (ok) nfs4x_fh(x, NULL);
+        if (ok && r->names) {
+            struct nfs4_fh fh;
+            nfs4x_fh(x, &fh);
+            if (fh.len) nfs_name_tell(r->names, NN_FH, r->index, fh.data, fh.len, NULL, 0);
+        } else if (ok) {
+            nfs4x_fh(x, NULL);
+        }
         break;
     case NFS4_OP_LINK:
     case NFS4_OP_REMOVE:
@@ -277,7 +320,7 @@ bool nfs4_res_fs(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *
         if (ok) open_res(x);
         break;
     case NFS4_OP_READDIR:
-        if (ok) readdir_res(x);
+        if (ok) readdir_res(x, r);
         break;
     case NFS4_OP_READLINK:
         if (ok) nfs4x_utf8(x);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "memcap.h"
+#include "nfs_names.h"
 #include "nfsscope/txn.h"
 
 #define NS_OPS_MORE (NS_MAX_OPS - NS_OPS_INLINE)
@@ -47,6 +48,7 @@ uint16_t nfs4_ops_from_reply(struct nfs4_ops_pool *p, struct ns_txn *t);
 struct nfs4_ops_room {
     struct ns_ops_more *(*get)(void *ctx);
     void *ctx;
+    const struct nfs_name_sink *names; /* where names and handles go (NULL: nowhere) */
 };
 
 #endif

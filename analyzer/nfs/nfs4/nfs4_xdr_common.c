@@ -202,3 +202,50 @@ uint32_t nfs4x_opaque_keep(struct xdr *x, uint8_t *out, uint8_t *kept, uint32_t 
     *kept = (uint8_t)(xdr_ok(x) ? (n < cap ? n : cap) : 0);
     return n;
 }
+
+#define NFS4_NAME_KEEP 255u /* NAME_MAX: a longer component is told cut */
+
+void nfs4x_name_step(struct xdr *x, const struct nfs_name_sink *names, uint8_t step, uint32_t index)
+{
+    if (!names) {
+        nfs4x_utf8(x);
+        return;
+    }
+    uint8_t buf[NFS4_NAME_KEEP];
+    uint32_t n = xdr_opaque(x, buf, sizeof buf, NFS4_NOLIMIT);
+    if (xdr_ok(x)) nfs_name_tell(names, step, index, buf, n < sizeof buf ? n : sizeof buf, NULL, 0);
+}
+
+/* The attributes before FATTR4_FILEHANDLE (19), in bit order: their sizes
+ * (RFC 8881 s.5.6): 0 a bitmap, 12 an ACL, the rest fixed. */
+static void skip_attr(struct xdr *x, uint32_t bit)
+{
+    static const uint8_t size[19] = {0, 4, 4, 8, 8, 4, 4, 4, 16, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4};
+    if (bit == 0) {
+        nfs4x_bitmap(x, NULL, 0);
+    } else if (bit == 12) {
+        uint32_t n = xdr_count(x, 16);
+        for (uint32_t i = 0; i < n && xdr_ok(x); i++) nfs4x_nfsace(x);
+    } else {
+        xdr_skip(x, size[bit]);
+    }
+}
+
+void nfs4x_fattr_fh(struct xdr *x, struct nfs4_fh *fh)
+{
+    uint32_t bm[1] = {0};
+    fh->len = 0;
+    uint32_t words = nfs4x_bitmap(x, bm, 1);
+    if (words && (bm[0] & (1u << 19))) {
+        /* a look inside the attrlist4; x itself moves as nfs4x_fattr's would */
+        struct xdr y = *x, a;
+        uint32_t len = xdr_u32(&y);
+        if (xdr_ok(&y) && len <= xdr_remaining(&y)) {
+            xdr_sub(&y, len, &a);
+            for (uint32_t bit = 0; bit < 19 && xdr_ok(&a); bit++)
+                if (bm[0] & (1u << bit)) skip_attr(&a, bit);
+            if (xdr_ok(&a)) nfs4x_fh(&a, fh);
+        }
+    }
+    xdr_skip_opaque(x, NFS4_NOLIMIT);
+}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "nfs_names.h"
 #include "nfsscope/nfs_types.h"
 #include "xdr.h"
 
@@ -72,12 +73,14 @@ struct nfs4_cctx {
     uint32_t index;         /* position of the operation, 0 = first */
     struct nfs4_fh cur;     /* current filehandle as far as known; len 0 = unknown */
     struct nfs4_fh saved;   /* saved filehandle (SAVEFH / RESTOREFH) */
+    const struct nfs_name_sink *names; /* NULL: names and handles not reported */
 };
 
 /* What a result decoder may read and update. */
 struct nfs4_rctx {
     struct nfs4_reply *out;
     uint32_t index;         /* position of the result, 0 = first */
+    const struct nfs_name_sink *names;
 };
 
 /* Operation families. Each returns false when op is not one of its own;
@@ -140,6 +143,11 @@ void nfs4x_bind_conn(struct xdr *x, struct nfs4_bind_conn *out);
 void nfs4x_seq_res_head(struct xdr *x, struct nfs4_seq_res *out);
 /* nfs_impl_id4 ..<1>. */
 void nfs4x_impl_id_list(struct xdr *x);
+/* A name (component4) told to the sink as step; skipped without a sink. */
+void nfs4x_name_step(struct xdr *x, const struct nfs_name_sink *names, uint8_t step, uint32_t index);
+/* fattr4 of a READDIR entry: its FATTR4_FILEHANDLE, when the bitmap has it,
+ * into fh (len 0 otherwise); the attributes are walked to their end. */
+void nfs4x_fattr_fh(struct xdr *x, struct nfs4_fh *fh);
 /* opaque<max> copied (up to cap bytes) into out; *kept gets the bytes kept. */
 uint32_t nfs4x_opaque_keep(struct xdr *x, uint8_t *out, uint8_t *kept, uint32_t cap, uint32_t max);
 
