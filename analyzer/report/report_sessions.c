@@ -79,6 +79,70 @@ static void dead_text(FILE *o, const struct ns_session_view *s)
     fputc('\n', o);
 }
 
+/* A connection's name and what the back channel saw of it: bound for it or
+ * not, closed (FIN or RST) or still open at the end. */
+static const char *bc_conn_phrase(const ns_analyzer *a, const struct ns_session_conn *c)
+{
+    const struct ns_conn *k = ns_analyzer_conn(a, c->conn_id);
+    bool closed = k && k->closed;
+    if (c->back) return closed ? "bound BACK, closed" : "bound BACK";
+    return closed ? "not bound BACK, closed" : "not bound BACK";
+}
+
+/* The back channel: slots, callbacks and the connections that carried them. */
+static void back_channel_text(FILE *o, const ns_analyzer *a, const struct ns_session_view *s)
+{
+    const struct ns_back_channel *b = s->back_channel;
+    if (!b || (!b->calls && !b->backchannel_ctl)) return;
+    if (b->backchannel_ctl)
+        fprintf(o, "      BACKCHANNEL_CTL %" PRIu64 " (last frame %" PRIu64 ")\n", b->backchannel_ctl,
+                b->backchannel_ctl_frame);
+    if (!b->calls) return;
+    fprintf(o, "      callbacks %" PRIu64 "  replies %" PRIu64 "  unanswered %" PRIu64 "  resent %" PRIu64
+               "  errors %" PRIu64 "  slots used up to %u\n",
+            b->calls, b->replies, b->unanswered, b->resends, b->errors, b->highest_slot_used);
+    fprintf(o, "      granted now %u", b->granted_now);
+    if (b->has_cb_reply) fprintf(o, " (csr_highest_slotid %u)", b->csr_highest_slotid);
+    fprintf(o, "  max outstanding %u  CB_SEQUENCE", b->max_outstanding);
+    for (uint32_t v = 1; v < NS_CB_VERDICTS; v++)
+        if (b->verdicts[v]) fprintf(o, "  %s %" PRIu64, ns_slot_verdict_name((uint8_t)v), b->verdicts[v]);
+    for (uint32_t k = 0; k < b->nstatus; k++)
+        fprintf(o, "%s%s %" PRIu64, k ? "  " : "  statuses: ", ns_nfs4_status_name(b->status[k].status),
+                b->status[k].count);
+    fputc('\n', o);
+    char id[NS_CONN_NAME_LEN];
+    for (uint32_t k = 0; k < s->nconns; k++) {
+        const struct ns_session_conn *c = &s->conns[k];
+        if (!c->back && !c->cb_calls) continue;
+        fprintf(o, "      %-5s %-25s callbacks %" PRIu64 "\n", ns_conn_name(c->conn_id, id, sizeof id),
+                bc_conn_phrase(a, c), c->cb_calls);
+    }
+}
+
+/* SEQUENCE status flags: per flag the replies carrying it, first and last. */
+static void status_flags_text(FILE *o, const struct ns_session_view *s)
+{
+    const struct ns_status_flags *f = s->status_flags;
+    if (!f || !f->flagged_replies) return;
+    fprintf(o, "    status flags  %" PRIu64 " of %" PRIu64 " SEQUENCE replies flagged\n", f->flagged_replies,
+            f->seq_replies);
+    for (uint32_t bit = 0; bit < NS_STATUS_FLAGS; bit++) {
+        const struct ns_status_flag *e = &f->flag[bit];
+        if (!e->replies) continue;
+        char t1[NS_TIME_STRLEN], t2[NS_TIME_STRLEN], nm[16];
+        const char *name = ns_status_flag_name(bit);
+        if (!name) {
+            snprintf(nm, sizeof nm, "bit %u", bit);
+            name = nm;
+        }
+        ns_clock_str(e->first_ts_ns, t1, sizeof t1);
+        ns_clock_str(e->last_ts_ns, t2, sizeof t2);
+        fprintf(o, "      %-26s %6" PRIu64 "  first %s (frame %" PRIu64 ")  last %s (frame %" PRIu64 ")\n", name,
+                e->replies, t1, e->first_frame, t2, e->last_frame);
+    }
+    if (f->other_bits) fprintf(o, "      undefined bits 0x%08x\n", f->other_bits);
+}
+
 void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
                           const struct ns_report_filter *flt)
 {
@@ -105,6 +169,7 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
                     s->csa_sequence, s->flags_requested, s->flags_granted);
         chan_text(o, "fore", s, &s->fore_requested, &s->fore_granted);
         chan_text(o, "back", s, &s->back_requested, &s->back_granted);
+        back_channel_text(o, a, s);
         fprintf(o, "    connections %u%s%s%s\n", s->nconns, s->nconnect ? "  (nconnect: several to one server address)" : "",
                 s->trunked ? "  (session trunking: several server addresses)" : "",
                 s->back_same ? "  back channel on the fore channel's connection" : "");
@@ -137,6 +202,7 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
             if (s->history_dropped) fprintf(o, " (+%" PRIu64 " changes)", s->history_dropped);
             fputc('\n', o);
         }
+        status_flags_text(o, s);
         fprintf(o, "    calls %" PRIu64 "  replies %" PRIu64 "  errors %" PRIu64, s->calls, s->replies, s->errors);
         if (s->cb_calls) fprintf(o, "  callbacks %" PRIu64, s->cb_calls);
         fputc('\n', o);
@@ -188,8 +254,10 @@ void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info
 
 static void ku(FILE *o, const char *k, uint64_t v) { fprintf(o, ",\"%s\":%" PRIu64, k, v); }
 
-static void chan_json(FILE *o, const char *name, const struct ns_session_view *s, const struct nfs4_chan_attrs *rq,
-                      const struct nfs4_chan_attrs *gr, bool back)
+static void back_channel_json(FILE *o, const ns_analyzer *a, const struct ns_session_view *s);
+
+static void chan_json(FILE *o, const ns_analyzer *a, const char *name, const struct ns_session_view *s,
+                      const struct nfs4_chan_attrs *rq, const struct nfs4_chan_attrs *gr, bool back)
 {
     fprintf(o, ",\"%s\":{", name);
     static const char *const keys[] = {"max_requests", "max_request_size", "max_response_size", "max_response_size_cached",
@@ -203,7 +271,10 @@ static void chan_json(FILE *o, const char *name, const struct ns_session_view *s
             if (have) fprintf(o, "%u", vals[k]); else fputs("null", o);
         }
     }
-    if (back) fprintf(o, ",\"same\":%s", s->back_same ? "true" : "false");
+    if (back) {
+        fprintf(o, ",\"same\":%s", s->back_same ? "true" : "false");
+        back_channel_json(o, a, s);
+    }
     fputc('}', o);
 }
 
@@ -283,7 +354,107 @@ static void dead_json(FILE *o, const struct ns_session_view *s)
     if (s->recovered_frame) fprintf(o, "%" PRIu64, s->recovered_frame); else fputs("null", o);
 }
 
-static void session_json(FILE *o, const struct ns_session_view *s)
+/* Inside sessions[].back_channel, after the CREATE_SESSION attributes. */
+static void back_channel_json(FILE *o, const ns_analyzer *a, const struct ns_session_view *s)
+{
+    const struct ns_back_channel *b = s->back_channel;
+    if (!b) return;
+    fputs(",\"slots_asked\":", o);
+    if (s->has_requested) fprintf(o, "%u", b->slots_asked); else fputs("null", o);
+    fputs(",\"slots_granted\":", o);
+    if (s->has_granted) fprintf(o, "%u", b->slots_granted); else fputs("null", o);
+    ku(o, "granted_now", b->granted_now);
+    fputs(",\"csr_highest_slotid\":", o);
+    if (b->has_cb_reply) fprintf(o, "%u,\"csr_target_highest_slotid\":%u", b->csr_highest_slotid,
+                                 b->csr_target_highest_slotid);
+    else fputs("null,\"csr_target_highest_slotid\":null", o);
+    ku(o, "backchannel_ctl", b->backchannel_ctl);
+    ku(o, "calls", b->calls);
+    ku(o, "replies", b->replies);
+    ku(o, "unanswered", b->unanswered);
+    ku(o, "resends", b->resends);
+    fputs(",\"highest_slot_used\":", o);
+    if (b->any_slot_used) fprintf(o, "%u", b->highest_slot_used); else fputs("null", o);
+    ku(o, "outstanding", b->outstanding);
+    ku(o, "max_outstanding", b->max_outstanding);
+    ku(o, "untracked_calls", b->slot_ids_untracked);
+    ku(o, "calls_on_unbound_connections", b->calls_unbound_conn);
+    fputs(",\"verdicts\":{", o);
+    bool first = true;
+    for (uint32_t v = 1; v < NS_CB_VERDICTS; v++) {
+        if (!b->verdicts[v]) continue;
+        fprintf(o, "%s\"%s\":%" PRIu64, first ? "" : ",", ns_slot_verdict_name((uint8_t)v), b->verdicts[v]);
+        first = false;
+    }
+    fputs("},\"connections\":[", o);
+    first = true;
+    for (uint32_t k = 0; k < s->nconns; k++) {
+        const struct ns_session_conn *c = &s->conns[k];
+        if (!c->back && !c->cb_calls) continue;
+        const struct ns_conn *cn = ns_analyzer_conn(a, c->conn_id);
+        fputs(first ? "{\"id\":" : ",{\"id\":", o);
+        json_conn(o, c->conn_id);
+        fprintf(o, ",\"bound\":%s,\"callbacks\":%" PRIu64 ",\"closed\":%s}", c->back ? "true" : "false", c->cb_calls,
+                cn && cn->closed ? "true" : "false");
+        first = false;
+    }
+    fputc(']', o);
+    ku(o, "errors", b->errors);
+    fputs(",\"error_statuses\":{", o);
+    for (uint32_t k = 0; k < b->nstatus; k++) {
+        fputs(k ? "," : "", o);
+        json_cstr(o, ns_nfs4_status_name(b->status[k].status));
+        fprintf(o, ":%" PRIu64, b->status[k].count);
+    }
+    fputs("},\"table\":[", o);
+    first = true;
+    for (uint32_t k = 0; k < b->nslots; k++) {
+        const struct ns_slot_view *sl = &b->slots[k];
+        if (!sl->used) continue;
+        fprintf(o, "%s{\"slot\":%u,\"calls\":%" PRIu64 ",\"last_call_seqid\":%u,\"last_ok_seqid\":", first ? "" : ",", k,
+                sl->calls, sl->last_call_seqid);
+        if (sl->has_ok) fprintf(o, "%u", sl->last_ok_seqid); else fputs("null", o);
+        fprintf(o, ",\"in_flight\":%s}", sl->in_flight ? "true" : "false");
+        first = false;
+    }
+    fputc(']', o);
+}
+
+/* sessions[].status_flags: FLAG_NAME -> replies carrying it; and the timeline. */
+static void status_flags_json(FILE *o, const struct ns_session_view *s)
+{
+    const struct ns_status_flags *f = s->status_flags;
+    fputs(",\"status_flags\":{", o);
+    bool first = true;
+    for (uint32_t bit = 0; f && bit < NS_STATUS_FLAGS; bit++) {
+        if (!f->flag[bit].replies) continue;
+        const char *name = ns_status_flag_name(bit);
+        if (name) fprintf(o, "%s\"%s\":%" PRIu64, first ? "" : ",", name, f->flag[bit].replies);
+        else fprintf(o, "%s\"bit%u\":%" PRIu64, first ? "" : ",", bit, f->flag[bit].replies);
+        first = false;
+    }
+    fputs("},\"status_flags_timeline\":{", o);
+    if (f) fprintf(o, "\"seq_replies\":%" PRIu64 ",\"flagged_replies\":%" PRIu64 ",\"undefined_bits\":%u,\"flags\":[",
+                   f->seq_replies, f->flagged_replies, f->other_bits);
+    first = true;
+    for (uint32_t bit = 0; f && bit < NS_STATUS_FLAGS; bit++) {
+        const struct ns_status_flag *e = &f->flag[bit];
+        if (!e->replies) continue;
+        const char *name = ns_status_flag_name(bit);
+        fprintf(o, "%s{\"bit\":%u,\"name\":", first ? "" : ",", bit);
+        if (name) json_cstr(o, name); else fputs("null", o);
+        fprintf(o, ",\"replies\":%" PRIu64 ",\"first_ts\":", e->replies);
+        json_ts(o, e->first_ts_ns);
+        fprintf(o, ",\"first_frame\":%" PRIu64 ",\"last_ts\":", e->first_frame);
+        json_ts(o, e->last_ts_ns);
+        fprintf(o, ",\"last_frame\":%" PRIu64 "}", e->last_frame);
+        first = false;
+    }
+    if (f) fputc(']', o);
+    fputc('}', o);
+}
+
+static void session_json(FILE *o, const ns_analyzer *a, const struct ns_session_view *s)
 {
     fputs("{\"sessionid\":", o);
     json_hex(o, s->sessionid, 16);
@@ -332,8 +503,9 @@ static void session_json(FILE *o, const struct ns_session_view *s)
     fprintf(o, "],\"connections_not_listed\":%u,\"nconnect\":%s,\"session_trunking\":%s", s->conns_dropped,
             s->nconnect ? "true" : "false", s->trunked ? "true" : "false");
     fprintf(o, ",\"flags_requested\":%u,\"flags_granted\":%u", s->flags_requested, s->flags_granted);
-    chan_json(o, "fore_channel", s, &s->fore_requested, &s->fore_granted, false);
-    chan_json(o, "back_channel", s, &s->back_requested, &s->back_granted, true);
+    chan_json(o, a, "fore_channel", s, &s->fore_requested, &s->fore_granted, false);
+    chan_json(o, a, "back_channel", s, &s->back_requested, &s->back_granted, true);
+    status_flags_json(o, s);
     fputs(",\"slots\":{\"highest_used\":", o);
     if (s->any_slot_used) fprintf(o, "%u", s->highest_slot_used); else fputs("null", o);
     ku(o, "granted", s->granted_slots);
@@ -413,7 +585,7 @@ void report_sessions_json(FILE *o, ns_analyzer *a, const struct ns_report_filter
         if (!filter_shows_session(flt, s->sessionid, s->has_client, s->clientid)) continue;
         if (!first) fputc(',', o);
         first = false;
-        session_json(o, s);
+        session_json(o, a, s);
     }
     fputs("],\"read_plus\":{", o);
     read_json(o, ns_analyzer_read_totals(a));

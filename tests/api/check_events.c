@@ -200,8 +200,9 @@ static void check_capture(const char *path)
 
     /* Rules that depend on the end of input: GRACE_STUCK (a client still in
      * grace when the capture ends) and FRAGMENT_LOSS (an incomplete fragment
-     * train is given up 30 s after its first fragment, or at the end). */
-    const char *end_kinds = "GRACE_STUCK FRAGMENT_LOSS";
+     * train is given up 30 s after its first fragment, or at the end) and
+     * CB_UNANSWERED (a callback given up at the end). */
+    const char *end_kinds = "GRACE_STUCK FRAGMENT_LOSS CB_UNANSWERED";
     char *s_nogr = findings_text(a, end_kinds);
     free(settled2);
     settled2 = NULL;

@@ -128,13 +128,15 @@ static void test_verdicts(void)
     sess_on_call(e.m, &t, &e.conns[0], &fi);
     CHECK(!fi.has_slot && fi.verdict == NS_SLOT_NONE);
 
-    /* CB_SEQUENCE: the back channel's table is not tracked; its grant (1) is told */
+    /* CB_SEQUENCE: judged on the back channel's own table (issue 24): slot 0's
+     * first call after CREATE_SESSION expects 1: new, 1 callback outstanding,
+     * the back channel's grant (1) told */
     call(&t, 41, 41 * MS, 1, GA);
     t.kind = NS_TXN_NFS4_CB;
     t.backchannel = true;
     seq(&t, 1, 0, 1);
     sess_on_call(e.m, &t, &e.conns[0], &fi);
-    FACTS(fi, NS_SLOT_UNTRACKED, false, 0, 0, 1);
+    FACTS(fi, NS_SLOT_NEW, true, 1, 1, 1);
     env_free(&e);
 }
 

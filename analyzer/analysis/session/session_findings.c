@@ -29,6 +29,17 @@ static const struct {
     [SF_FALSE_RETRY] = {"FALSE_RETRY", NS_SEV_ERROR, "RFC 8881 2.10.6.2"},
     [SF_SEQPOS] = {"SEQUENCE_POS", NS_SEV_ERROR, "RFC 8881 2.10.6.4, 18.46.3"},
     [SF_DEAD_USE] = {"DEAD_SESSION_USE", NS_SEV_ERROR, "RFC 8881 2.10.13, 18.46.3"},
+    [SF_CB_MISORDERED] = {"CB_SEQ_MISORDERED", NS_SEV_WARNING, "RFC 8881 2.10.6.1, 20.9.3"},
+    [SF_CB_ABOVE] = {"CB_SLOT_ABOVE_GRANTED", NS_SEV_WARNING, "RFC 8881 20.9.3"},
+    [SF_CB_UNANSWERED] = {"CB_UNANSWERED", NS_SEV_ERROR, "RFC 8881 2.10.3.1, 20.9"},
+    [SF_CB_PATH_DOWN] = {"CB_PATH_DOWN", NS_SEV_ERROR, "RFC 8881 18.46.3, 2.10.3.1"},
+    [SF_STATE_REVOKED] = {"STATE_REVOKED", NS_SEV_ERROR, "RFC 8881 18.46.3, 18.48, 18.38"},
+    [SF_GSS_EXPIRING] = {"CB_GSS_CONTEXTS_EXPIRING", NS_SEV_WARNING, "RFC 8881 18.46.3, 18.33"},
+    [SF_GSS_EXPIRED] = {"CB_GSS_CONTEXTS_EXPIRED", NS_SEV_ERROR, "RFC 8881 18.46.3, 18.33"},
+    [SF_BC_FAULT] = {"BACKCHANNEL_FAULT", NS_SEV_ERROR, "RFC 8881 18.46.3"},
+    [SF_RECLAIM_NEEDED] = {"RESTART_RECLAIM_NEEDED", NS_SEV_WARNING, "RFC 8881 18.46.3"},
+    [SF_LEASE_MOVED] = {"LEASE_MOVED", NS_SEV_WARNING, "RFC 8881 18.46.3"},
+    [SF_DEVID] = {"DEVID_CHANGED", NS_SEV_INFO, "RFC 8881 18.46.3"},
 };
 
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)
@@ -142,6 +153,7 @@ static void keyed_state_of(struct sess_model *m, struct keyed *e, struct keyed_s
         break;
     }
     default:
+        if (e->kind >= SF_BC_FIRST) memcpy(st->cause, e->cause, sizeof st->cause);
         break;
     }
 }
@@ -152,6 +164,11 @@ struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const 
 {
     struct keyed *e = keyed_find(m, (uint8_t)kind, k);
     return e && e->fidx != SIZE_MAX ? findings_get(m->fs, e->fidx) : NULL;
+}
+
+struct keyed *sf_keyed(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k)
+{
+    return keyed_find(m, (uint8_t)kind, k);
 }
 
 struct keyed *sf_fold(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k, int64_t ts,
@@ -275,7 +292,7 @@ void sf_on_reply_errors(struct sess_model *m, const struct ns_txn *t, struct ses
         if (e) e->cause[cause]++;
         sf_commit(m, e, fr);
     }
-    if (has_status(t, SST_SEQ_MISORDERED)) {
+    if (has_status(t, SST_SEQ_MISORDERED) && t->kind != NS_TXN_NFS4_CB) { /* callbacks: CB_SEQ_MISORDERED */
         struct keyed *e = sf_fold(m, SF_SEQ_MISORDERED, &k, ts, fr, conn);
         enum seq_cause cause = SEQC_UNKNOWN;
         if (c4->setup.has_create_session && !c4->has_seq) {
@@ -474,6 +491,7 @@ static void keyed_render(const struct ns_finding *f, const void *state, char *b)
                              f->count, f->count == 1 ? " has" : "s have");
         break;
     default: /* SLOT_LIMITED: slot_limited_render; DEAD_SESSION_USE: dead_render */
+        if (e->kind >= SF_BC_FIRST) bc_render(e->kind, f, e->cause, b);
         return;
     }
     if (o && o < n && b[o - 1] == ';') b[o - 1] = '.';

@@ -55,11 +55,39 @@ struct sess_slotx {             /* beside each ns_slot_view */
     struct slot_call last, prev; /* the last two calls: a retry may come before the first one's reply */
 };
 
+/* A slot table (the fore channel's or the back channel's): views beside
+ * what the rules keep per slot; grown on use up to NS_SLOTS_MAX. */
+struct slot_tab {
+    struct ns_slot_view *v;
+    struct sess_slotx *x;
+    uint32_t cap;
+};
+
+/* What the session's findings about its back channel and status flags
+ * remember (session_backchannel.c, session_flags.c). */
+struct sess_bcx {
+    bool pd_seen;               /* a reply carried CB_PATH_DOWN(_SESSION): the last one did */
+    bool pd_last;
+    bool rv_seen;               /* a reply said state was revoked */
+    bool rv_last;
+    bool freed;                 /* the client sent FREE_STATEID after that */
+};
+
+/* A session's back channel and status flags: allocated (under the memory
+ * cap) on its first callback or flagged SEQUENCE reply, so the many
+ * sessions that never see one stay small. */
+struct sess_cb {
+    struct slot_tab back;       /* bc.slots = back.v */
+    struct ns_back_channel bc;  /* v.back_channel */
+    struct ns_status_flags flags; /* v.status_flags */
+    struct sess_bcx bcx;
+};
+
 struct sess {
     struct ns_session_view v;
-    struct ns_slot_view *slotv;
-    struct sess_slotx *slotx;
-    uint32_t slots_cap;
+    struct slot_tab fore;       /* v.slots = fore.v, v.nslots its used ids */
+    struct sess_cb *cb;         /* NULL: no callback, no flag yet (the views point at empty records) */
+    uint64_t seq_ok_replies;    /* NFS4_OK SEQUENCE replies (flags.seq_replies when read) */
     struct sess *hnext;         /* hash chain */
     struct sess *dprev, *dnext; /* changed since the last settle (dirty list) */
     bool dirty, evict;
@@ -99,8 +127,12 @@ struct sess_owner {             /* server owner + scope -> server addresses (tru
 /* Finding kinds kept per session / client (one finding each). */
 enum sess_fkind {
     SF_CONN_NOT_BOUND, SF_SEQ_MISORDERED, SF_SLOT_LIMITED, SF_SHRUNK, SF_GAP, SF_ABOVE,
-    SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_DEAD_USE, SF_N
+    SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_DEAD_USE,
+    /* the back channel and SEQUENCE status flags (rendered by bc_render from cause[]) */
+    SF_CB_MISORDERED, SF_CB_ABOVE, SF_CB_UNANSWERED, SF_CB_PATH_DOWN, SF_STATE_REVOKED, SF_GSS_EXPIRING,
+    SF_GSS_EXPIRED, SF_BC_FAULT, SF_RECLAIM_NEEDED, SF_LEASE_MOVED, SF_DEVID, SF_N
 };
+#define SF_BC_FIRST SF_CB_MISORDERED
 /* Error kinds that storm. */
 enum storm_kind { SK_CONN_NOT_BOUND, SK_SEQ_MISORDERED, SK_BADSESSION, SK_DEADSESSION, SK_BADSLOT, SK_DELAY, SK_N };
 
@@ -215,6 +247,51 @@ enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t);
 void slots_update_fractions(struct sess *s);
 uint32_t slots_sig(const struct ns_txn *t);
 
+/* session_slots.c, the rules of one slot, shared by both channels */
+/* Room for slot ids 0..n-1 in tb (false: over NS_SLOTS_MAX or the memory cap). */
+bool slot_tab_room(struct sess_model *m, struct slot_tab *tb, uint32_t n);
+void slot_tab_release(struct sess_model *m, struct slot_tab *tb);
+/* A call of seqid with operations sig judged against its slot as it stands
+ * (mid: the session's CREATE_SESSION was not captured). */
+struct slot_call slot_judge(bool mid, const struct ns_slot_view *sv, const struct sess_slotx *sx, uint32_t seqid,
+                            uint32_t sig);
+/* The call j (of t, operations sig) is now the slot's last; true when the
+ * slot was idle (one more request outstanding). */
+bool slot_take(struct ns_slot_view *sv, struct sess_slotx *sx, const struct ns_txn *t, uint32_t sig,
+               const struct slot_call *j, uint8_t cause);
+/* What was said about t's call on its slot (NULL: displaced by later calls). */
+const struct slot_call *slot_call_of(const struct ns_slot_view *sv, const struct sess_slotx *sx, const struct ns_txn *t);
+/* t's call no longer in flight on sv; true if it was (one less outstanding). */
+bool slot_release_call(struct ns_slot_view *sv, const struct ns_txn *t);
+
+/* session_backchannel.c: CB_COMPOUND on a session's back channel */
+void bc_init(struct sess *s);
+/* s's back-channel record, allocated now if need be (NULL: no memory, counted). */
+struct sess_cb *bc_get(struct sess_model *m, struct sess *s);
+void bc_release(struct sess_model *m, struct sess *s);
+/* The views of s brought up to date for a reader. */
+void bc_view(struct sess *s);
+void bc_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, const struct ns_conn *c,
+                struct sess_frame_info *fi);
+void bc_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+void bc_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* The facts of a callback's call for its reply (s may be NULL). */
+void bc_reply_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *fi);
+void bc_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* CREATE_SESSION's back-channel attributes, BACKCHANNEL_CTL answered NFS4_OK. */
+void bc_on_create_session(struct sess *s);
+void bc_on_backchannel_ctl(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* The message of a back-channel or status-flag finding from its counts. */
+void bc_render(uint8_t kind, const struct ns_finding *f, const uint32_t *cause, char *b);
+
+/* session_flags.c: sr_status_flags per session and their findings */
+void flags_on_seq_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* A call of s with TEST_STATEID / FREE_STATEID after state was revoked. */
+void flags_on_state_call(struct sess_model *m, struct sess *s, const struct ns_txn *t, bool test, bool free_);
+/* BIND_CONN_TO_SESSION answered on s after CB_PATH_DOWN. */
+void flags_on_bind_conn(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+void flags_render(uint8_t kind, const struct ns_finding *f, const uint32_t *cause, char *b);
+
 /* session_findings.c */
 /* Fold one occurrence into the (kind, key) finding, creating it; then
  * sf_commit (after noting its cause, if any). */
@@ -238,6 +315,8 @@ bool sf_key_eq(const struct sess_key *a, const struct sess_key *b);
 uint32_t sf_key_hash(uint8_t kind, const struct sess_key *k);
 /* The (kind, key) finding if it exists (NULL: not raised, or not stored). */
 struct ns_finding *sf_finding(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k);
+/* The (kind, key) entry if it exists (its cause[] counts). */
+struct keyed *sf_keyed(struct sess_model *m, enum sess_fkind kind, const struct sess_key *k);
 
 /* session_dead.c: sessions the server does not know (NFS4ERR_BADSESSION) or
  * destroyed, their use after that, DEAD_SESSION_USE */

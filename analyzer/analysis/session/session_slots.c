@@ -27,31 +27,43 @@ uint32_t slots_sig(const struct ns_txn *t)
     return h;
 }
 
-/* Room for slot ids 0..n-1 (false: over NS_SLOTS_MAX or the memory cap). */
-static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
+bool slot_tab_room(struct sess_model *m, struct slot_tab *tb, uint32_t n)
 {
-    if (n <= s->slots_cap) return true;
+    if (n <= tb->cap) return true;
     if (n > NS_SLOTS_MAX) return false;
-    uint32_t ncap = s->slots_cap ? s->slots_cap : 16;
+    uint32_t ncap = tb->cap ? tb->cap : 16;
     while (ncap < n) ncap *= 2;
     if (ncap > NS_SLOTS_MAX) ncap = NS_SLOTS_MAX;
-    size_t per = sizeof *s->slotv + sizeof *s->slotx;
-    if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - s->slots_cap) * per)) return false;
-    struct ns_slot_view *nv = realloc(s->slotv, ncap * sizeof *nv);
-    if (nv) { /* moved: the view must not keep the freed block */
-        s->slotv = nv;
-        s->v.slots = nv;
-    }
-    struct sess_slotx *nx = nv ? realloc(s->slotx, ncap * sizeof *nx) : NULL;
-    if (nx) s->slotx = nx;
+    size_t per = sizeof *tb->v + sizeof *tb->x;
+    if (!memcap_take(m->mc, MEM_SESSIONS, (ncap - tb->cap) * per)) return false;
+    struct ns_slot_view *nv = realloc(tb->v, ncap * sizeof *nv);
+    if (nv) tb->v = nv; /* moved: the caller points its view at tb->v again */
+    struct sess_slotx *nx = nv ? realloc(tb->x, ncap * sizeof *nx) : NULL;
+    if (nx) tb->x = nx;
     if (!nv || !nx) { /* keep the old size; a successful first realloc is harmless */
-        memcap_give(m->mc, MEM_SESSIONS, (ncap - s->slots_cap) * per);
+        memcap_give(m->mc, MEM_SESSIONS, (ncap - tb->cap) * per);
         return false;
     }
-    memset(nv + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nv);
-    memset(nx + s->slots_cap, 0, (ncap - s->slots_cap) * sizeof *nx);
-    s->slots_cap = ncap;
+    memset(nv + tb->cap, 0, (ncap - tb->cap) * sizeof *nv);
+    memset(nx + tb->cap, 0, (ncap - tb->cap) * sizeof *nx);
+    tb->cap = ncap;
     return true;
+}
+
+void slot_tab_release(struct sess_model *m, struct slot_tab *tb)
+{
+    memcap_give(m->mc, MEM_SESSIONS, tb->cap * (sizeof *tb->v + sizeof *tb->x));
+    free(tb->v);
+    free(tb->x);
+    memset(tb, 0, sizeof *tb);
+}
+
+/* Room for fore-channel slot ids 0..n-1. */
+static bool ensure_slots(struct sess_model *m, struct sess *s, uint32_t n)
+{
+    bool ok = slot_tab_room(m, &s->fore, n);
+    s->v.slots = s->fore.v;
+    return ok;
 }
 
 /* Saturation: every granted slot busy. Called after outstanding or the grant changed. */
@@ -104,16 +116,16 @@ void slots_facts_head(const struct nfs4_seq_args *q, uint8_t v, struct sess_fram
     fi->verdict = v;
 }
 
-/* A call of seqid with operations sig, judged against its slot as it stands
- * (before the call is recorded); the same comparisons as the findings. */
-static struct slot_call judge(const struct sess *s, const struct ns_slot_view *sv, const struct sess_slotx *sx,
-                              uint32_t seqid, uint32_t sig)
+/* Judged against the slot as it stands (before the call is recorded); the
+ * same comparisons as the findings, for either channel. */
+struct slot_call slot_judge(bool mid, const struct ns_slot_view *sv, const struct sess_slotx *sx, uint32_t seqid,
+                            uint32_t sig)
 {
     struct slot_call r = {0, seqid, 0, false, NS_SLOT_FIRST};
     if (sv->used) {
         r.has_expected = true;
         r.expected = sv->last_call_seqid + 1;
-    } else if (!s->v.mid_capture) { /* CREATE_SESSION seen: a new slot starts at 1 */
+    } else if (!mid) { /* CREATE_SESSION seen: a new slot starts at 1 */
         r.has_expected = true;
         r.expected = 1;
     } else {
@@ -124,6 +136,45 @@ static struct slot_call judge(const struct sess *s, const struct ns_slot_view *s
     else if (seqid == r.expected) r.verdict = NS_SLOT_NEW;
     else r.verdict = (int32_t)(seqid - r.expected) > 0 ? NS_SLOT_GAP : NS_SLOT_BACKWARDS;
     return r;
+}
+
+static struct slot_call judge(const struct sess *s, const struct ns_slot_view *sv, const struct sess_slotx *sx,
+                              uint32_t seqid, uint32_t sig)
+{
+    return slot_judge(s->v.mid_capture, sv, sx, seqid, sig);
+}
+
+bool slot_take(struct ns_slot_view *sv, struct sess_slotx *sx, const struct ns_txn *t, uint32_t sig,
+               const struct slot_call *j, uint8_t cause)
+{
+    bool idle = !sv->in_flight;
+    sv->in_flight = true;
+    sv->in_flight_frame = t->call_frame;
+    sv->in_flight_conn = t->conn_id;
+    sv->last_call_seqid = t->u.v4.call.seq.sequenceid;
+    sv->used = true;
+    sv->calls++;
+    sx->sig = sig;
+    sx->last_call_conn = t->conn_id;
+    sx->cause = cause;
+    sx->prev = sx->last;
+    sx->last = *j;
+    return idle;
+}
+
+const struct slot_call *slot_call_of(const struct ns_slot_view *sv, const struct sess_slotx *sx, const struct ns_txn *t)
+{
+    (void)sv;
+    if (sx->last.frame == t->call_frame) return &sx->last;
+    if (sx->prev.frame == t->call_frame) return &sx->prev;
+    return NULL;
+}
+
+bool slot_release_call(struct ns_slot_view *sv, const struct ns_txn *t)
+{
+    if (!sv->in_flight || sv->in_flight_frame != t->call_frame) return false;
+    sv->in_flight = false;
+    return true;
 }
 
 static void fill(const struct sess *s, const struct nfs4_seq_args *q, const struct slot_call *c,
@@ -160,8 +211,8 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t,
         return;
     }
     if (slot + 1 > s->v.nslots) s->v.nslots = slot + 1;
-    struct ns_slot_view *sv = &s->slotv[slot];
-    struct sess_slotx *sx = &s->slotx[slot];
+    struct ns_slot_view *sv = &s->fore.v[slot];
+    struct sess_slotx *sx = &s->fore.x[slot];
     uint32_t sig = slots_sig(t);
     enum seq_cause cause = diagnose(s, sv, seqid, t->conn_id);
     struct slot_call j = judge(s, sv, sx, seqid, sig);
@@ -175,18 +226,7 @@ void slots_on_call(struct sess_model *m, struct sess *s, const struct ns_txn *t,
     } else if (!s->v.mid_capture && seqid != 1) {
         call_note(m, SF_GAP, s, t);
     }
-    if (!sv->in_flight) s->v.outstanding++;
-    sv->in_flight = true;
-    sv->in_flight_frame = t->call_frame;
-    sv->in_flight_conn = t->conn_id;
-    sv->last_call_seqid = seqid;
-    sv->used = true;
-    sv->calls++;
-    sx->sig = sig;
-    sx->last_call_conn = t->conn_id;
-    sx->cause = (uint8_t)cause;
-    sx->prev = sx->last;
-    sx->last = j;
+    if (slot_take(sv, sx, t, sig, &j, (uint8_t)cause)) s->v.outstanding++;
     uint32_t n = s->v.outstanding;
     s->v.outstanding_hist[n < NS_OUTSTANDING_HIST - 1 ? n : NS_OUTSTANDING_HIST - 1]++;
     if (n > s->v.max_outstanding) s->v.max_outstanding = n;
@@ -208,7 +248,7 @@ void slots_on_retransmit(struct sess_model *m, struct sess *s, const struct ns_t
     bool above = granted_highest(s, &hg) && slot > hg;
     struct slot_call j = {frame, c4->seq.sequenceid, 0, false, above ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
     if (slot < s->v.nslots) {
-        j = judge(s, &s->slotv[slot], &s->slotx[slot], c4->seq.sequenceid, slots_sig(t));
+        j = judge(s, &s->fore.v[slot], &s->fore.x[slot], c4->seq.sequenceid, slots_sig(t));
         if (above) j.verdict = NS_SLOT_ABOVE_GRANTED;
     }
     fill(s, &c4->seq, &j, fi);
@@ -223,9 +263,8 @@ void slots_reply_facts(const struct sess *s, const struct ns_txn *t, struct sess
     struct slot_call c = {t->call_frame, q->sequenceid, 0, false,
                           granted_highest(s, &hg) && slot > hg ? NS_SLOT_ABOVE_GRANTED : NS_SLOT_UNTRACKED};
     if (slot < s->v.nslots) {
-        const struct sess_slotx *sx = &s->slotx[slot];
-        if (sx->last.frame == t->call_frame) c = sx->last;
-        else if (sx->prev.frame == t->call_frame) c = sx->prev;
+        const struct slot_call *k = slot_call_of(&s->fore.v[slot], &s->fore.x[slot], t);
+        if (k) c = *k;
         else c.verdict = NS_SLOT_UNTRACKED; /* displaced by later calls on the slot */
     }
     fill(s, q, &c, fi);
@@ -235,11 +274,7 @@ static void clear_in_flight(struct sess *s, const struct ns_txn *t, int64_t ts)
 {
     uint32_t slot = t->u.v4.call.seq.slotid;
     if (slot >= s->v.nslots) return;
-    struct ns_slot_view *sv = &s->slotv[slot];
-    if (sv->in_flight && sv->in_flight_frame == t->call_frame) {
-        sv->in_flight = false;
-        s->v.outstanding--;
-    }
+    if (slot_release_call(&s->fore.v[slot], t)) s->v.outstanding--;
     sat_set(s, ts);
 }
 
@@ -250,8 +285,8 @@ void slots_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t
     if (r4->has_seq) {
         const struct nfs4_seq_res *q = &r4->seq;
         if (slot < s->v.nslots) {
-            s->slotv[slot].has_ok = true;
-            s->slotv[slot].last_ok_seqid = t->u.v4.call.seq.sequenceid;
+            s->fore.v[slot].has_ok = true;
+            s->fore.v[slot].last_ok_seqid = t->u.v4.call.seq.sequenceid;
         }
         if (s->v.has_seq_reply && q->target_highest_slotid < s->v.target_highest_slotid &&
             s->v.outstanding > (uint64_t)q->target_highest_slotid + 1) {
@@ -289,6 +324,6 @@ void slots_on_given_up(struct sess_model *m, struct sess *s, const struct ns_txn
 enum seq_cause slots_cause(struct sess *s, const struct ns_txn *t)
 {
     uint32_t slot = t->u.v4.call.seq.slotid;
-    if (slot >= s->v.nslots || s->slotv[slot].in_flight_frame != t->call_frame) return SEQC_UNKNOWN;
-    return (enum seq_cause)s->slotx[slot].cause;
+    if (slot >= s->v.nslots || s->fore.v[slot].in_flight_frame != t->call_frame) return SEQC_UNKNOWN;
+    return (enum seq_cause)s->fore.x[slot].cause;
 }

@@ -31,13 +31,9 @@ void store_init(struct sess_model *m)
 
 static void slots_release(struct sess_model *m, struct sess *s)
 {
-    memcap_give(m->mc, MEM_SESSIONS, s->slots_cap * (sizeof *s->slotv + sizeof *s->slotx));
-    free(s->slotv);
-    free(s->slotx);
-    s->slotv = NULL;
-    s->slotx = NULL;
+    slot_tab_release(m, &s->fore);
     s->v.slots = NULL;
-    s->slots_cap = 0;
+    bc_release(m, s);
 }
 
 void store_free(struct sess_model *m)
@@ -209,6 +205,7 @@ struct sess *sess_get(struct sess_model *m, const uint8_t *sid, int64_t ts)
     memcpy(s->v.sessionid, sid, NS_SESSIONID_LEN);
     s->v.mid_capture = true;
     s->v.first_ts_ns = s->v.last_ts_ns = ts;
+    bc_init(s);
     struct sess **b = &m->shash[sid_hash(sid) & (m->shash_size - 1)];
     s->hnext = *b;
     *b = s;

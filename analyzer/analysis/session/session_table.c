@@ -113,25 +113,17 @@ void sess_touch(struct sess_model *m, struct sess *s, int64_t ts) { touch(m, s, 
 
 void sess_set_amend(struct sess_model *m, const struct analysis_amend *am) { m->amend = *am; }
 
-/* CB_SEQUENCE: the back channel's slot table is not tracked. */
-static void cb_facts(const struct sess *s, const struct ns_txn *t, struct sess_frame_info *out)
-{
-    if (!out) return;
-    slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
-    if (s && s->v.has_granted) out->granted = s->v.back_granted.maxrequests;
-}
-
 void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c, struct sess_frame_info *out)
 {
     if (out) memset(out, 0, sizeof *out);
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
-        cb_facts(s, t, out);
-        if (!s) return;
+        if (!s) {
+            if (out) slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
+            return;
+        }
         touch(m, s, t->call_ts_ns);
-        s->v.cb_calls++;
-        struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
-        if (sc) sc->cb_calls++;
+        bc_on_call(m, s, t, c, out);
         return;
     }
     if (!is_compound_v41(t)) return;
@@ -153,10 +145,14 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     }
     touch(m, s, t->call_ts_ns);
     s->v.calls++;
+    bool test = false, free_ = false;
     for (uint32_t i = 0, n = ns_txn_nops(t); i < n; i++) {
         uint32_t op = ns_txn_op(t, i);
         s->v.ops[op < NS_SESSION_OPS - 1 ? op : NS_SESSION_OPS - 1]++;
+        test |= op == NFS4_OP_TEST_STATEID;
+        free_ |= op == NFS4_OP_FREE_STATEID;
     }
+    if ((test || free_) && s->cb) flags_on_state_call(m, s, t, test, free_);
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (sc) {
         sc->calls++;
@@ -170,7 +166,9 @@ void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t f
 {
     if (out) memset(out, 0, sizeof *out);
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
-        cb_facts(sess_find(m, t->u.v4.call.seq.sessionid), t, out);
+        struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
+        if (s) bc_on_retransmit(m, s, t, out);
+        else if (out) slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
         return;
     }
     if (!is_compound_v41(t) || !t->u.v4.call.has_seq) return;
@@ -181,11 +179,13 @@ void sess_on_retransmit(struct sess_model *m, const struct ns_txn *t, uint64_t f
 
 void sess_on_txn_done(struct sess_model *m, const struct ns_txn *t, bool given_up)
 {
-    if (!given_up || t->reply_frame || !is_compound_v41(t) || !t->u.v4.call.has_seq) return;
+    bool cb = t->kind == NS_TXN_NFS4_CB;
+    if (!given_up || t->reply_frame || !t->call_frame || (!cb && !is_compound_v41(t)) || !t->u.v4.call.has_seq) return;
     struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
     if (!s) return;
     sess_dirty(m, s);
-    slots_on_given_up(m, s, t, t->last_send_ts_ns);
+    if (cb) bc_on_given_up(m, s, t);
+    else slots_on_given_up(m, s, t, t->last_send_ts_ns);
 }
 
 /* Index of op in the call, or -1. */
@@ -314,6 +314,7 @@ static void on_create_session(struct sess_model *m, const struct ns_txn *t, cons
     v->fore_granted = r4->setup.create_session.fore;
     v->back_granted = r4->setup.create_session.back;
     v->granted_slots = v->fore_granted.maxrequests;
+    bc_on_create_session(s);
     if (v->flags_granted & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) v->back_same = true;
     if (fresh) v->first_ts_ns = t->call_ts_ns;
     touch(m, s, t->reply_ts_ns);
@@ -349,6 +350,7 @@ static void on_bind_conn(struct sess_model *m, const struct ns_txn *t, const str
     sc->fore = (sc->dir_granted & 1) != 0; /* the grant replaces the connection's channels (RFC 8881 18.34.3) */
     sc->back = (sc->dir_granted & 2) != 0;
     if ((sc->dir_granted & 3) == 3) s->v.back_same = true;
+    flags_on_bind_conn(m, s, t);
 }
 
 static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c);
@@ -363,20 +365,26 @@ void sess_on_reply(struct sess_model *m, const struct ns_txn *t, const struct ns
     bool cb = t->kind == NS_TXN_NFS4_CB;
     if ((!cb && !is_compound_v41(t)) || !t->u.v4.call.has_seq) return;
     const struct sess *s = sess_find(m, t->u.v4.call.seq.sessionid);
-    if (cb) cb_facts(s, t, out);
+    if (cb) bc_reply_facts(s, t, out);
     else slots_reply_facts(s, t, out);
 }
 
 /* What the first reply to a call changes. */
 static void reply_model(struct sess_model *m, const struct ns_txn *t, const struct ns_conn *c)
 {
-    if (!t->call_frame || t->reply_stat != NS_REPLY_ACCEPTED || t->rpc_status != NS_RPC_SUCCESS) return;
-    rp_on_reply(m, t);
-    if (t->kind == NS_TXN_NFS4_CB) {
+    if (!t->call_frame) return;
+    bool rpc_ok = t->reply_stat == NS_REPLY_ACCEPTED && t->rpc_status == NS_RPC_SUCCESS;
+    if (t->kind == NS_TXN_NFS4_CB) { /* any answer frees the back-channel slot */
         struct sess *s = t->u.v4.call.has_seq ? sess_find(m, t->u.v4.call.seq.sessionid) : NULL;
-        sf_on_reply_errors(m, t, s, c);
+        if (s) {
+            touch(m, s, t->reply_ts_ns);
+            bc_on_reply(m, s, t);
+        }
+        if (rpc_ok) sf_on_reply_errors(m, t, s, c);
         return;
     }
+    if (!rpc_ok) return;
+    rp_on_reply(m, t);
     if (!is_compound_v41(t) || !t->has_status) return;
     const struct nfs4_call *c4 = &t->u.v4.call;
     const struct nfs4_reply *r4 = &t->u.v4.reply;
@@ -413,6 +421,13 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
             }
         }
         slots_on_reply(m, s, t);
+        if (r4->has_seq) {
+            s->seq_ok_replies++;
+            if (r4->seq.status_flags || s->cb) flags_on_seq_reply(m, s, t);
+        }
+        if (s->v.ops[NFS4_OP_BACKCHANNEL_CTL] && op_index(t, NFS4_OP_BACKCHANNEL_CTL) >= 0 &&
+            op_status(t, op_index(t, NFS4_OP_BACKCHANNEL_CTL)) == SST_OK)
+            bc_on_backchannel_ctl(m, s, t);
         if (c4->setup.has_reclaim_complete && s->v.has_client) {
             struct sess_client *cl = sess_client_find(m, s->v.clientid);
             if (cl)
@@ -460,7 +475,8 @@ const struct ns_session_view *sess_session_by_id(struct sess_model *m, const uin
     struct sess *s = sess_find(m, sessionid);
     if (!s) return NULL;
     slots_update_fractions(s);
-    s->v.slots = s->slotv;
+    s->v.slots = s->fore.v;
+    bc_view(s);
     return &s->v;
 }
 
@@ -476,7 +492,8 @@ const struct ns_session_view *sess_session(struct sess_model *m, size_t i)
     if (i >= sess_nsessions(m)) return NULL;
     struct sess *s = sess_at(m, i);
     slots_update_fractions(s);
-    s->v.slots = s->slotv;
+    s->v.slots = s->fore.v;
+    bc_view(s);
     return &s->v;
 }
 const struct ns_read_bytes *sess_read_totals(const struct sess_model *m) { return &m->read_total; }
