@@ -147,6 +147,11 @@ void chart_session_conns(struct page *p, const struct ns_session_view *v)
     uint32_t n = v->nconns < NS_SESSION_CONNS ? v->nconns : NS_SESSION_CONNS;
     struct ns_session_conn_totals tot;
     ns_session_conn_totals(v, &tot);
+    if (!tot.calls && !tot.bytes) {
+        snprintf(title, sizeof title, "Session %s: no calls or bytes on its connections in this capture.", hex);
+        chart_none(p->f, id, title);
+        return;
+    }
     struct chart c;
     chart_begin(&c, p->f, id, title, SVG_TOP + SVG_BOTTOM + 40 * (int)(n < 2 ? 2 : n));
     c.ycat = true;
@@ -189,6 +194,12 @@ void chart_errors(struct page *p)
         for (unsigned k = 0; k <= SERIES_STATUSES; k++) t += s->errors[i][k];
         if (t > ymax) ymax = t;
     }
+    if (!ns && !finding_bands(NULL, p, NULL, true)) {
+        chart_none(p->f, "errors", ns_analyzer_stats(p->a)->rpc_replies
+                                       ? "No error replies in this capture: every reply's RPC status is SUCCESS and its NFS status OK."
+                                       : "No error replies in this capture: no reply at all.");
+        return;
+    }
     struct chart c;
     char ylabel[80], w[32];
     page_interval(p, w, sizeof w);
@@ -218,7 +229,7 @@ void chart_errors(struct page *p)
     }
     if (storms) chart_legend(&c, STORM_COLOR, "storm / GRACE_STUCK span", false); /* only what is drawn */
     chart_end(&c, ns ? "Replies whose NFS status is not OK (or whose RPC status is not SUCCESS)."
-                     : "No error replies in the capture.");
+                     : "No error replies in this capture; the shaded spans are the findings'.");
 }
 
 void chart_findings_timeline(struct page *p)
@@ -226,11 +237,15 @@ void chart_findings_timeline(struct page *p)
     const struct ns_finding *const *all;
     size_t n = ns_analyzer_findings(p->a, &all);
     if (n > HTML_TIMELINE) n = HTML_TIMELINE;
+    if (!n) {
+        chart_none(p->f, "findings-timeline", "No findings in this capture.");
+        return;
+    }
     struct chart c;
     chart_begin(&c, p->f, "findings-timeline", "Findings over time (first to last occurrence)",
-                SVG_TOP + SVG_BOTTOM + 20 * (int)(n ? n : 1) + 10);
+                SVG_TOP + SVG_BOTTOM + 20 * (int)n + 10);
     c.ycat = true;
-    chart_axes(&c, 0, p->span_s, 0, n ? (double)n : 1, false, "time since the capture start (s)", "finding");
+    chart_axes(&c, 0, p->span_s, 0, (double)n, false, "time since the capture start (s)", "finding");
     for (size_t i = 0; i < n; i++) {
         const struct ns_finding *fd = all[i];
         double top = (double)(n - i) - 0.2;
@@ -246,8 +261,7 @@ void chart_findings_timeline(struct page *p)
         html_text(p->f, fd->kind);
         fprintf(p->f, " #%" PRIu32 "</text></a>\n", fd->id);
     }
-    chart_end(&c, n ? "Each bar spans a finding's first to last occurrence; colour by severity; click for the finding."
-                    : "No findings.");
+    chart_end(&c, "Each bar spans a finding's first to last occurrence; colour by severity; click for the finding.");
 }
 
 /* Operations charted: the most replies first (then by key). */
@@ -265,14 +279,15 @@ static size_t lat_ops(const struct series *s, const struct series_op **out)
     return n < HTML_LAT_OPS ? n : HTML_LAT_OPS;
 }
 
-/* p50 and p99 of operation k per interval (-1: no reply), in ms. */
+/* p50 and p99 of operation k per interval (-1: no reply), in ms; the open
+ * first and last bins at the least and largest latency they hold. */
 static void lat_points(const struct page *p, const struct series_op *op, double *x, double *y50, double *y99)
 {
     for (unsigned i = 0; i < p->s->nbuckets; i++) {
         x[i] = page_bucket_x(p, i) + page_bucket_w(p) / 2;
-        double q = series_lat_quantile_ns(op->hist[i], 0.5), r = series_lat_quantile_ns(op->hist[i], 0.99);
-        y50[i] = q > 0 ? q / 1e6 : -1;
-        y99[i] = r > 0 ? r / 1e6 : -1;
+        double q = series_lat_quantile_ns(op->hist[i], op->edge[i], 0.5), r = series_lat_quantile_ns(op->hist[i], op->edge[i], 0.99);
+        y50[i] = q >= 0 ? q / 1e6 : -1; /* 0: a reply in its call's microsecond, below the log axis */
+        y99[i] = r >= 0 ? r / 1e6 : -1;
     }
 }
 
@@ -281,6 +296,10 @@ void chart_latency(struct page *p)
     const struct series *s = p->s;
     const struct series_op *ops[SERIES_OPS];
     size_t nops = lat_ops(s, ops);
+    if (!nops) { /* the histogram after it is left out too */
+        chart_none(p->f, "latency", "No NFS call in this capture was answered: no latency to chart.");
+        return;
+    }
     unsigned n = s->nbuckets;
     double *x = calloc(n + 1, sizeof *x), *y50 = calloc((nops + 1) * (n + 1), sizeof *y50),
            *y99 = calloc((nops + 1) * (n + 1), sizeof *y99);
@@ -299,6 +318,7 @@ void chart_latency(struct page *p)
     page_interval(p, w, sizeof w);
     snprintf(xl, sizeof xl, "time since the capture start (s); one point per %s", w);
     chart_begin(&c, p->f, "latency", "Latency over time by operation: p50 (solid) and p99 (dashed)", 0);
+    c.yunit = "ms";
     chart_axes(&c, 0, p->span_s, hi > 0 ? lo : 0.01, hi > 0 ? hi : 1, true, xl, "latency (ms, log scale)");
     for (size_t k = 0; k < nops; k++) {
         const double *a = y50 + k * n, *b = y99 + k * n;
@@ -323,8 +343,7 @@ void chart_latency(struct page *p)
         chart_legend(&c, col, label, false);
     }
     c.line_w = 0;
-    chart_end(&c, nops ? "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture. An interval alone is a dot (p50) and a ring (p99). Lines drawn later are narrower, so equal ones show as stripes."
-                       : "No answered NFS calls.");
+    chart_end(&c, "Percentiles per interval from half-octave bins (within about 20%); the operations table gives the exact figures over the capture. An interval alone is a dot (p50) and a ring (p99). Lines drawn later are narrower, so equal ones show as stripes.");
     free(x); free(y50); free(y99);
 }
 
@@ -333,18 +352,29 @@ void chart_latency_hist(struct page *p)
     const struct series *s = p->s;
     const struct series_op *ops[SERIES_OPS];
     size_t nops = lat_ops(s, ops);
+    if (!nops) return; /* chart_latency said why */
     double ymax = 1, lo = 1e30, hi = 0;
     static uint64_t tot[SERIES_OPS][SERIES_LAT_BINS];
+    enum { TOP = SERIES_LAT_BINS - 1 };
+    int64_t least = -1, most = -1; /* in the open first and last bins, over the capture */
+    double top_upper[SERIES_OPS];  /* the last bin drawn up to the largest latency it holds */
     memset(tot, 0, sizeof tot);
-    for (size_t k = 0; k < nops; k++)
-        for (unsigned i = 0; i < s->nbuckets; i++)
-            for (unsigned b = 0; b < SERIES_LAT_BINS; b++) tot[k][b] += ops[k]->hist[i][b];
+    for (size_t k = 0; k < nops; k++) {
+        top_upper[k] = series_lat_bin_upper_ns(TOP) / 1e6;
+        for (unsigned i = 0; i < s->nbuckets; i++) {
+            const struct series_op *o = ops[k];
+            for (unsigned b = 0; b < SERIES_LAT_BINS; b++) tot[k][b] += o->hist[i][b];
+            if (o->hist[i][0] && (least < 0 || o->edge[i][0] < least)) least = o->edge[i][0];
+            if (o->hist[i][TOP] && (most < 0 || o->edge[i][1] > most)) most = o->edge[i][1];
+            if (o->hist[i][TOP] && o->edge[i][1] / 1e6 > top_upper[k]) top_upper[k] = (double)o->edge[i][1] / 1e6;
+        }
+    }
     for (size_t k = 0; k < nops; k++)
         for (unsigned b = 0; b < SERIES_LAT_BINS; b++)
             if (tot[k][b]) {
                 if ((double)tot[k][b] > ymax) ymax = (double)tot[k][b];
-                double u = series_lat_bin_upper_ns(b) / 1e6;
-                if (u / 1.5 < lo) lo = u / 1.5;
+                double u = b == TOP ? top_upper[k] : series_lat_bin_upper_ns(b) / 1e6;
+                if (series_lat_bin_upper_ns(b) / 1e6 / 1.5 < lo) lo = series_lat_bin_upper_ns(b) / 1e6 / 1.5;
                 if (u > hi) hi = u;
             }
     struct chart c;
@@ -359,6 +389,7 @@ void chart_latency_hist(struct page *p)
         for (unsigned b = 0; b < SERIES_LAT_BINS; b++) {
             if (!tot[k][b]) continue;
             double u = series_lat_bin_upper_ns(b) / 1e6, l = b ? series_lat_bin_upper_ns(b - 1) / 1e6 : u / 1.5;
+            if (b == TOP) u = top_upper[k];
             x[m] = l; y[m++] = 0;
             x[m] = l; y[m++] = (double)tot[k][b];
             x[m] = u; y[m++] = (double)tot[k][b];
@@ -370,7 +401,15 @@ void chart_latency_hist(struct page *p)
         chart_legend(&c, svg_color(k), ns_op_key_name(ops[k]->key), false);
     }
     c.line_w = 0;
-    chart_end(&c, nops ? "Replies per latency bin, each operation's bins outlined in its colour (later ones narrower)." : "No answered NFS calls.");
+    char cap[400];
+    int len = snprintf(cap, sizeof cap, "Replies per latency bin, each operation's bins outlined in its colour (later ones narrower).");
+    if (most >= 0 && len < (int)sizeof cap)
+        len += snprintf(cap + len, sizeof cap - (size_t)len, " The last bin holds every reply from %.1f s and is drawn up to the slowest (%.3f s).",
+                        series_lat_bin_upper_ns(TOP - 1) / 1e9, (double)most / 1e9);
+    if (least >= 0 && least < series_lat_bin_upper_ns(0) / 1.5 && len < (int)sizeof cap)
+        snprintf(cap + len, sizeof cap - (size_t)len, " The first bin holds every reply under %.2f \xc2\xb5s, the fastest %.3g \xc2\xb5s%s.",
+                 series_lat_bin_upper_ns(0) / 1e3, (double)least / 1e3, least ? "" : " (a reply in its call's microsecond)");
+    chart_end(&c, cap);
 }
 
 static const char *bytes_unit(double max, double *div)

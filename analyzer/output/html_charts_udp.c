@@ -21,17 +21,38 @@ void chart_udp_pair(struct page *p, size_t idx)
 {
     const struct ns_udp_pair *u = ns_analyzer_udp_pair(p->a, idx);
     const struct series_pair *sp = u ? series_pair_of(p->s, u) : NULL;
-    if (!sp) return;
-    char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], id[32], title[200];
+    if (!u || (!sp && p->s->pairs_dropped)) return; /* beyond the charted pairs: counted in Not analysed */
+    char cl[NS_ENDPOINT_STRLEN], sv[NS_ENDPOINT_STRLEN], id[32], title[256];
     ns_addr_str(&u->client, cl, sizeof cl);
     ns_endpoint_str(&u->server, sv, sizeof sv);
     snprintf(id, sizeof id, "udp-%zu", idx);
     snprintf(title, sizeof title, "UDP %s \xe2\x86\x92 %s: RTT, SRTT and RTO (Linux client), retransmissions", cl, sv);
     unsigned n = p->s->nbuckets;
+    struct ns_udp_totals t;
+    ns_udp_pair_totals(u, &t);
+    /* the legend lists what is drawn: a pair without replies to time has no
+     * SRTT, most have no retransmission; a pair with none of them has no
+     * chart (the series keep a pair from its first reply or resend) */
+    unsigned samples = 0, resends = 0, majors = 0, timed = 0;
+    for (unsigned i = 0; sp && i < n; i++) {
+        samples += sp->pt[i].rtt_n;
+        resends += sp->pt[i].resends;
+        majors += sp->pt[i].major;
+        timed += sp->pt[i].srtt || sp->pt[i].rto;
+    }
+    if (!samples && !resends && !majors && !timed) {
+        snprintf(title, sizeof title, "UDP %s \xe2\x86\x92 %s: %" PRIu64 " calls, no reply timed and no retransmission: nothing to chart.",
+                 cl, sv, t.calls);
+        chart_none(p->f, id, title);
+        return;
+    }
     double lo = 1e30, hi = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct series_pair_pt *pt = &sp->pt[i];
-        if (pt->rtt_n && ms(pt->rtt_min) < lo) lo = ms(pt->rtt_min);
+        /* the axis from the values it can hold: an RTT of 0 (a reply in its
+         * call's microsecond) is marked below it */
+        if (pt->rtt_n && pt->rtt_min > 0 && ms(pt->rtt_min) < lo) lo = ms(pt->rtt_min);
+        if (pt->rtt_n && pt->rtt_sum > 0 && ms(pt->rtt_sum) / pt->rtt_n < lo) lo = ms(pt->rtt_sum) / pt->rtt_n;
         if (pt->rtt_n && ms(pt->rtt_max) > hi) hi = ms(pt->rtt_max);
         if (pt->srtt && ms(pt->srtt) < lo) lo = ms(pt->srtt);
         if (pt->rto && ms(pt->rto) > hi) hi = ms(pt->rto);
@@ -44,6 +65,7 @@ void chart_udp_pair(struct page *p, size_t idx)
     page_interval(p, w, sizeof w);
     snprintf(xl, sizeof xl, "time since the capture start (s); one point per %s", w);
     chart_begin(&c, p->f, id, title, 0);
+    c.yunit = "ms";
     chart_axes(&c, 0, p->span_s, lo, hi, true, xl, "time (ms, log scale)");
     double x[SERIES_BUCKETS + 1], srtt[SERIES_BUCKETS + 1], rto[SERIES_BUCKETS + 1];
     double last_s = -1, last_r = -1;
@@ -83,21 +105,11 @@ void chart_udp_pair(struct page *p, size_t idx)
             chart_vmark(&c, mid, svg_color(1), tip, true);
         }
     }
-    /* the legend lists what is drawn: a pair without replies to time has no
-     * SRTT, most have no retransmission */
-    unsigned samples = 0, resends = 0, majors = 0;
-    for (unsigned i = 0; i < n; i++) {
-        samples += sp->pt[i].rtt_n;
-        resends += sp->pt[i].resends;
-        majors += sp->pt[i].major;
-    }
     if (samples) chart_legend(&c, svg_color(0), "RTT samples (mean, min..max)", false);
     if (last_s > 0) chart_legend(&c, svg_color(2), "SRTT", false);
     if (last_r > 0) chart_legend(&c, svg_color(4), "RTO", true);
     if (resends) chart_legend(&c, svg_color(3), "retransmissions (ticks)", false);
     if (majors) chart_legend(&c, svg_color(1), "major timeouts", false);
-    struct ns_udp_totals t;
-    ns_udp_pair_totals(u, &t);
     char cap[240];
     snprintf(cap, sizeof cap,
              "%" PRIu64 " calls, %" PRIu64 " retransmissions, %" PRIu64 " major timeouts, %" PRIu64

@@ -336,8 +336,8 @@ static void sec_findings(struct page *p)
     FILE *f = p->f;
     const struct ns_finding *const *all;
     size_t n = ns_analyzer_findings(p->a, &all);
-    chart_findings_timeline(p);
-    if (!n) { fputs("<p>No findings.</p>\n", f); return; }
+    chart_findings_timeline(p); /* or the sentence that there are none */
+    if (!n) return;
     for (size_t i = 0; i < n && i < HTML_TABLE_ROWS; i++) {
         const struct ns_finding *fd = all[i];
         char chart[80], a[NS_TIME_STRLEN], b[NS_TIME_STRLEN];

@@ -2,6 +2,7 @@
 #include "html_svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -173,19 +174,66 @@ void chart_legend(struct chart *c, const char *color, const char *label, bool da
     fputs("</text></g>\n", c->f);
 }
 
+/* 1: y lies above the axis's top; -1: below its bottom (on a log axis, 0
+ * and less too); 0: on the axis. */
+static int beyond(const struct chart *c, double y)
+{
+    if (c->ycat) return 0;
+    if (c->ylog) return !(y > 0) || y < c->y0 * (1 - 1e-9) ? -1 : y > c->y1 * (1 + 1e-9) ? 1 : 0;
+    double tol = (c->y1 - c->y0) * 1e-9;
+    return y < c->y0 - tol ? -1 : y > c->y1 + tol ? 1 : 0;
+}
+
+/* A value as people read it: "31,010", "1,100", "2.5", "0.069", "0". */
+static void fmt_value(char *buf, size_t n, double v)
+{
+    if (!(fabs(v) >= 1000)) { snprintf(buf, n, "%.3g", v); return; }
+    char d[32];
+    int len = snprintf(d, sizeof d, "%.0f", fabs(v)), o = 0, first = len % 3 ? len % 3 : 3;
+    if (v < 0 && o + 1 < (int)n) buf[o++] = '-';
+    for (int i = 0; i < len && o + 2 < (int)n; i++) {
+        if (i && (i - first) % 3 == 0) buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = 0;
+}
+
+/* A value beyond the y axis at x pixel px: a triangle on the edge pointing
+ * past it (one per place), its value on hover; counted for the caption. */
+static void edge_mark(struct chart *c, double px, double y, int side, const char *color)
+{
+    if (side > 0 && (!c->nabove || y > c->above_max)) c->above_max = y;
+    if (side < 0 && (!c->nbelow || y < c->below_min)) c->below_min = y;
+    for (int i = 0; i < c->nmarks; i++) /* a p50 and a p99 in one place: one triangle, one point */
+        if (fabs(c->marks[i].px - px) < 0.5 && c->marks[i].above == (side > 0)) return;
+    if (side > 0) c->nabove++;
+    else c->nbelow++;
+    if (c->nmarks == CHART_EDGE_MARKS) return;
+    c->marks[c->nmarks++] = (struct chart_mark){(float)px, side > 0};
+    double tip = side > 0 ? SVG_TOP : c->h - SVG_BOTTOM, base = tip + (side > 0 ? 9 : -9);
+    char v[32];
+    fmt_value(v, sizeof v, y);
+    fprintf(c->f, "<path class=\"clipped %s\" d=\"M%.1f %.1f L%.1f %.1f L%.1f %.1f Z\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\">"
+                  "<title>%s%s%s: %s the axis</title></path>\n",
+            side > 0 ? "above" : "below", px - 5, base, px, tip, px + 5, base, color, v, c->yunit ? " " : "",
+            c->yunit ? c->yunit : "", side > 0 ? "above" : "below");
+}
+
 void chart_line(struct chart *c, const double *x, const double *y, int n, const char *color, bool dashed, bool step,
                 const char *cls)
 {
     bool open = false;
     double lasty = 0;
     for (int i = 0; i < n; i++) {
-        bool gap = c->ylog ? !(y[i] > 0) : y[i] < 0;
+        bool gap = y[i] < 0; /* no value: 0 on a log axis is a value below it */
         if (gap) {
             if (open) fputs("\"/>\n", c->f);
             open = false;
             continue;
         }
         double px = chart_x(c, x[i]), py = chart_y(c, y[i]);
+        int side = beyond(c, y[i]);
+        if (side) edge_mark(c, px, y[i], side, color);
         if (!open) {
             fprintf(c->f, "<path class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s d=\"M", cls, color,
                     c->line_w > 0 ? c->line_w : 2, dashed ? " stroke-dasharray=\"5 3\"" : "");
@@ -289,6 +337,8 @@ void chart_rect(struct chart *c, double x0, double x1, double y0, double y1, con
 void chart_dot(struct chart *c, double x, double y, const char *color, const char *title)
 {
     /* as wide as the line it stands for (at least 3): equal dots nest as rings */
+    int side = beyond(c, y);
+    if (side) { edge_mark(c, chart_x(c, x), y, side, color); return; }
     double r = c->line_w > 0 ? c->line_w / 2 + 2 : 3;
     fprintf(c->f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"%g\" fill=\"%s\"%s>", chart_x(c, x), chart_y(c, y), r, color,
             c->line_w > 0 ? " stroke=\"#fff\" stroke-width=\"1\"" : "");
@@ -302,6 +352,8 @@ void chart_dot(struct chart *c, double x, double y, const char *color, const cha
 
 void chart_ring(struct chart *c, double x, double y, const char *color)
 {
+    int side = beyond(c, y);
+    if (side) { edge_mark(c, chart_x(c, x), y, side, color); return; }
     double r = c->line_w > 0 ? c->line_w / 2 + 2 : 3;
     fprintf(c->f, "<circle class=\"dot ring\" cx=\"%.1f\" cy=\"%.1f\" r=\"%g\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
             chart_x(c, x), chart_y(c, y), r, color);
@@ -325,10 +377,34 @@ void chart_end(struct chart *c, const char *caption)
 {
     band_labels(c);
     fputs("</svg>", c->f);
-    if (caption) {
+    if (caption || c->nabove || c->nbelow) {
         fputs("<figcaption>", c->f);
-        html_text(c->f, caption);
+        if (caption) html_text(c->f, caption);
+        char v[32];
+        const char *u = c->yunit ? c->yunit : "", *sp = c->yunit ? " " : "";
+        if (c->nabove) {
+            fmt_value(v, sizeof v, c->above_max);
+            fprintf(c->f, "%s%d point%s above the axis's top, up to %s%s%s: \xe2\x96\xb2 on its edge.", caption ? " " : "",
+                    c->nabove, c->nabove == 1 ? "" : "s", v, sp, u);
+        }
+        if (c->nbelow && c->ylog && !(c->below_min > 0)) {
+            fprintf(c->f, "%s%d point%s of 0%s%s, below the log axis (which has no 0): \xe2\x96\xbc on its bottom edge.",
+                    caption || c->nabove ? " " : "", c->nbelow, c->nbelow == 1 ? "" : "s", sp, u);
+        } else if (c->nbelow) {
+            fmt_value(v, sizeof v, c->below_min);
+            fprintf(c->f, "%s%d point%s below the axis's bottom, down to %s%s%s: \xe2\x96\xbc on its edge.",
+                    caption || c->nabove ? " " : "", c->nbelow, c->nbelow == 1 ? "" : "s", v, sp, u);
+        }
         fputs("</figcaption>", c->f);
     }
     fputs("</figure>\n", c->f);
+}
+
+void chart_none(FILE *f, const char *id, const char *sentence)
+{
+    fputs("<p class=\"nochart\" id=\"", f);
+    html_text(f, id);
+    fputs("\">", f);
+    html_text(f, sentence);
+    fputs("</p>\n", f);
 }

@@ -17,6 +17,7 @@
 #define CHART_BAND_LABELS 16
 #define CHART_BAND_ROWS 4 /* rows of band labels at the plot's top */
 #define CHART_BAND_ROW_H 12
+#define CHART_EDGE_MARKS 64 /* triangles for values beyond the y axis; the rest counted */
 
 struct chart {
     FILE *f;
@@ -30,6 +31,14 @@ struct chart {
     int nlegend;
     int nbands;            /* band labels, drawn last (chart_end) */
     struct chart_label { double x; const char *color; char text[64]; } bands[CHART_BAND_LABELS];
+    /* Values of chart_line, chart_dot and chart_ring beyond the y axis (or
+     * 0 and less on a log axis, which has no 0): drawn as a triangle on the
+     * edge pointing past it, their value on hover, counted for the caption. */
+    const char *yunit;     /* set before drawing: the unit named with them ("ms") */
+    int nabove, nbelow;    /* places beyond the axis (a p50 and a p99 in one: one) */
+    double above_max, below_min;
+    int nmarks;            /* triangles drawn, one per place */
+    struct chart_mark { float px; bool above; } marks[CHART_EDGE_MARKS];
 };
 
 /* Text with &, <, >, " escaped. */
@@ -46,8 +55,9 @@ void chart_axes(struct chart *c, double x0, double x1, double y0, double y1, boo
 double chart_x(const struct chart *c, double x);
 double chart_y(const struct chart *c, double y);
 void chart_legend(struct chart *c, const char *color, const char *label, bool dashed);
-/* A line through points (x[i], y[i]); points with y < 0 (or <= 0 on a log
- * axis) break the line. step: hold each value until the next x. */
+/* A line through points (x[i], y[i]); points with y < 0 break the line
+ * (no value). A point beyond the y axis is drawn on its edge, with a
+ * triangle there (struct chart: yunit). step: hold each value until the next x. */
 void chart_line(struct chart *c, const double *x, const double *y, int n, const char *color, bool dashed, bool step,
                 const char *cls);
 /* A shaded band from x0 to x1 over the plot's height. Its label is drawn by
@@ -62,7 +72,13 @@ void chart_dot(struct chart *c, double x, double y, const char *color, const cha
 /* An open circle, as large as chart_dot: the dashed series' lone point. */
 void chart_ring(struct chart *c, double x, double y, const char *color);
 void chart_vmark(struct chart *c, double x, const char *color, const char *title, bool tall);
-/* Closes the svg; caption: one sentence under it (may be NULL). */
+/* Closes the svg; caption: one sentence under it (may be NULL), followed
+ * by how many points lie beyond the y axis and the farthest ("2 points above
+ * the axis's top, up to 1,100 ms: ▲ on its edge"). */
 void chart_end(struct chart *c, const char *caption);
+/* In place of a chart that would have nothing drawn in it (axes alone read
+ * as "the data is missing"): one sentence that says why, under the chart's
+ * id, so that links to the chart still land on it. */
+void chart_none(FILE *f, const char *id, const char *sentence);
 
 #endif

@@ -32,7 +32,7 @@ static unsigned lat_bin(int64_t ns)
     return b >= SERIES_LAT_BINS - 1 ? SERIES_LAT_BINS - 1 : (unsigned)b;
 }
 
-double series_lat_quantile_ns(const uint32_t *hist, double q)
+double series_lat_quantile_ns(const uint32_t *hist, const int64_t *edge, double q)
 {
     uint64_t n = 0;
     for (unsigned i = 0; i < SERIES_LAT_BINS; i++) n += hist[i];
@@ -41,7 +41,10 @@ double series_lat_quantile_ns(const uint32_t *hist, double q)
     if (rank < 1) rank = 1;
     for (unsigned i = 0; i < SERIES_LAT_BINS; i++) {
         seen += hist[i];
-        if (seen >= rank) return i ? sqrt(series_lat_bin_upper_ns(i) * series_lat_bin_upper_ns(i - 1)) : 1024.0;
+        if (seen < rank) continue;
+        if (i == 0) return edge ? (double)edge[0] : 1024.0;
+        if (i == SERIES_LAT_BINS - 1 && edge) return (double)edge[1];
+        return sqrt(series_lat_bin_upper_ns(i) * series_lat_bin_upper_ns(i - 1));
     }
     return series_lat_bin_upper_ns(SERIES_LAT_BINS - 1);
 }
@@ -83,9 +86,15 @@ static void halve(struct series *s)
             m.calls += p[b].calls;
             p[i] = m;
         }
-        for (unsigned j = 0; j < s->nops; j++)
-            for (unsigned k = 0; k < SERIES_LAT_BINS; k++)
-                s->ops[j].hist[i][k] = s->ops[j].hist[a][k] + s->ops[j].hist[b][k];
+        for (unsigned j = 0; j < s->nops; j++) {
+            struct series_op *o = &s->ops[j];
+            const unsigned top = SERIES_LAT_BINS - 1;
+            int64_t lo = !o->hist[b][0] || (o->hist[a][0] && o->edge[a][0] < o->edge[b][0]) ? o->edge[a][0] : o->edge[b][0];
+            int64_t hi = !o->hist[b][top] || (o->hist[a][top] && o->edge[a][1] > o->edge[b][1]) ? o->edge[a][1] : o->edge[b][1];
+            for (unsigned k = 0; k < SERIES_LAT_BINS; k++) o->hist[i][k] = o->hist[a][k] + o->hist[b][k];
+            o->edge[i][0] = lo;
+            o->edge[i][1] = hi;
+        }
         for (unsigned j = 0; j < s->npairs; j++) {
             struct series_pair_pt *p = s->pair[j].pt, m = p[a];
             const struct series_pair_pt *q = &p[b];
@@ -107,7 +116,10 @@ static void halve(struct series *s)
     memset(s->replies + half, 0, half * sizeof s->replies[0]);
     memset(s->errors[half], 0, half * sizeof s->errors[0]);
     for (unsigned j = 0; j < s->nsess; j++) memset(&s->sess[j].pt[half], 0, half * sizeof s->sess[j].pt[0]);
-    for (unsigned j = 0; j < s->nops; j++) memset(s->ops[j].hist[half], 0, half * sizeof s->ops[j].hist[0]);
+    for (unsigned j = 0; j < s->nops; j++) {
+        memset(s->ops[j].hist[half], 0, half * sizeof s->ops[j].hist[0]);
+        memset(s->ops[j].edge[half], 0, half * sizeof s->ops[j].edge[0]);
+    }
     for (unsigned j = 0; j < s->npairs; j++) memset(&s->pair[j].pt[half], 0, half * sizeof s->pair[j].pt[0]);
     s->width *= 2;
     s->nbuckets = (s->nbuckets + 1) / 2;
@@ -221,7 +233,10 @@ static void chart_latency(struct series *s, uint32_t key, unsigned b, int64_t la
     }
     struct series_op *o = &s->ops[i - 1];
     o->replies++;
-    o->hist[b][lat_bin(lat)]++;
+    unsigned k = lat_bin(lat);
+    if (k == 0 && (!o->hist[b][0] || lat < o->edge[b][0])) o->edge[b][0] = lat;
+    if (k == SERIES_LAT_BINS - 1 && (!o->hist[b][k] || lat > o->edge[b][1])) o->edge[b][1] = lat;
+    o->hist[b][k]++;
 }
 
 static void count_status(struct series *s, const char *name, unsigned b, bool error)

@@ -53,6 +53,11 @@ struct series_op {
     uint32_t key;              /* nfsscope/stats.h operation key */
     uint64_t replies;
     uint32_t hist[SERIES_BUCKETS][SERIES_LAT_BINS];
+    /* The open bins' extremes per bucket: the least latency in the first
+     * bin (everything under 1.45 us, 0 included) and the largest in the
+     * last (everything from 12.1 s): a chart draws them where they are, not
+     * in the middle of a bin that has no end. */
+    int64_t edge[SERIES_BUCKETS][2];
 };
 
 struct series_call_key {       /* metrics: calls by server, program, version, op */
@@ -122,8 +127,10 @@ void series_on_event(void *ctx, const struct ns_event *ev);
 
 /* Upper bound of half-octave latency bin i, ns (the bins of the charts, from 1.024 us). */
 double series_lat_bin_upper_ns(unsigned i);
-/* Quantile q of a bin histogram, ns (geometric middle of the bin); -1 if empty. */
-double series_lat_quantile_ns(const uint32_t *hist, double q);
+/* Quantile q of a bin histogram, ns: the geometric middle of its bin, or in
+ * the first or last bin the extreme edge[0] or edge[1] holds (NULL: 1024 ns
+ * and the last bin's upper bound); -1 if empty. */
+double series_lat_quantile_ns(const uint32_t *hist, const int64_t *edge, double q);
 /* Upper bounds of the Prometheus latency buckets, seconds. */
 extern const double series_prom_le[SERIES_PROM_BUCKETS];
 

@@ -20,6 +20,10 @@ page with a probe script that writes getBBox() of every label into the DOM):
   - every legend entry is drawn (its colour on a series, bar, dot, mark or
     span of the chart), and no value is pinned to the edge of a log axis
     (a value beyond the axis is drawn on its edge);
+  - no chart is drawn empty (axes with nothing in them): a chart kind with
+    nothing to show on the capture is left out, and a sentence in its place
+    says why; the error chart is left out exactly when tshark finds no error
+    reply ("No error replies in this capture");
   - units: the operations table is in the text report's unit with its
     figures (not "15002700.0" microseconds where the text says ms); counts
     over time are per an interval named in µs, ms or s ("per 512 µs", not
@@ -29,6 +33,7 @@ Exit 77: no chromium.
 """
 import html
 import json
+import math
 import os
 import re
 import shutil
@@ -99,6 +104,49 @@ def check_equal_lines(figs):
           (len(p50) - len(set(p50)), len(p50), "; ".join(legend)))
 
 
+def data_marks(fig):
+    """What a chart draws from data: series paths of two points or more, bars, dots, marks, spans."""
+    paths = [d for d in re.findall(r'<path class="series[^"]*"[^>]* d="([^"]+)"', fig)
+             if len(re.findall(r"[MLHV]", d)) >= 2]
+    return len(paths) + sum(len(re.findall(r'<%s class="%s' % k, fig))
+                            for k in (("rect", "bar"), ("rect", "band"), ("circle", "dot"), ("line", "mark")))
+
+
+# Replies whose RPC or NFS/MOUNT status is not success, as tshark dissects them.
+ERROR_REPLIES = ("rpc.msgtyp == 1 && (rpc.replystat > 0 || rpc.state_accept > 0 || nfs.status2 > 0"
+                 " || nfs.status3 > 0 || nfs.nfsstat4 > 0 || mount.status > 0)")
+
+
+def tshark_error_replies(capture):
+    if not shutil.which("tshark"):
+        return None
+    r = subprocess.run(["tshark", "-r", capture, "-Y", ERROR_REPLIES, "-T", "fields", "-e", "frame.number"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("tshark: %s" % r.stderr[-300:])
+    return len(r.stdout.split())
+
+
+def check_no_empty_chart(dom, figs, capture):
+    """Nothing but axes is never a chart: left out, with a sentence that says why."""
+    for fid, fig in figs.items():
+        if not data_marks(fig):
+            fail("%s: a chart drawn with nothing in it (axes alone)" % fid)
+    omitted = dict(re.findall(r'<p class="nochart" id="([^"]+)">([^<]*)</p>', dom))
+    for fid, why in omitted.items():
+        if fid in figs or len(why) < 10:
+            fail("%s: left out without a sentence, or both left out and drawn" % fid)
+    errors = tshark_error_replies(capture)
+    if errors is not None:
+        said = "No error replies in this capture" in omitted.get("errors", "")
+        if (errors == 0) != said or (errors > 0) != ("errors" in figs):
+            fail("tshark finds %d error replies; the page %s the error chart%s" %
+                 (errors, "draws" if "errors" in figs else "leaves out",
+                  ", saying so" if said else ", without saying there are none" if not errors else ""))
+    print("charts left out: %s; error replies (tshark): %s" %
+          ("; ".join("%s (%s)" % (k, html.unescape(v)) for k, v in sorted(omitted.items())) or "none", errors))
+
+
 def check_texts(texts):
     """No text of a chart leaves it or lies on another (ticks aside)."""
     for t in texts:
@@ -108,29 +156,106 @@ def check_texts(texts):
     print("chart texts: none off its chart, none on another")
 
 
+def points(fig):
+    """(x, y) of every point drawn from data: series path vertices, dots and rings."""
+    out = []
+    for d in re.findall(r'<path class="series[^"]*"[^>]* d="([^"]+)"', fig):
+        x = y = None
+        for cmd, a, b in re.findall(r"([MLHV])\s*([-\d.]+)(?:\s+([-\d.]+))?", d):
+            if cmd in "ML":
+                x, y = float(a), float(b)
+            elif cmd == "H":
+                x = float(a)
+                continue  # the vertex comes with the V that follows
+            else:
+                y = float(a)
+            out.append((x, y))
+    out += [(float(x), float(y)) for x, y in re.findall(r'<circle class="dot[^"]*" cx="([\d.]+)" cy="([\d.]+)"', fig)]
+    return out
+
+
+def y_axis(fig):
+    """The y axis as its tick labels give it: value at a pixel (log or linear)."""
+    ticks = sorted((float(y) + -4, float(v)) for y, v in
+                   re.findall(r'<text class="tick" x="66" y="([\d.]+)" text-anchor="end">([-\d.e+]+)</text>', fig))
+    (ya, va), (yb, vb) = ticks[-1], ticks[0]  # bottom, top
+    if "log scale" in fig.split('<text class="axis"', 2)[-1]:
+        return lambda py: 10 ** (math.log10(va) + (py - ya) * (math.log10(vb) - math.log10(va)) / (yb - ya)), va, vb
+    return lambda py: va + (py - ya) * (vb - va) / (yb - ya), va, vb
+
+
 def check_legends_and_range(figs):
-    """Legends list what is drawn; log axes hold their values."""
-    entries = 0
+    """Legends list what is drawn; no value is pinned to an axis's edge
+    silently: one beyond the axis is a triangle on the edge, with its value,
+    and the caption counts them."""
+    entries = marked = 0
     for fid, fig in figs.items():
         drawn = set()
-        for tag in re.findall(r'<(?:path class="series|rect class="(?:bar|band)|circle class="dot|line class="mark)[^>]*>', fig):
+        for tag in re.findall(r'<(?:path class="(?:series|clipped)|rect class="(?:bar|band)|circle class="dot|line class="mark)[^>]*>', fig):
             drawn.update(v for v in (attr(tag, "stroke"), attr(tag, "fill")) if v)
         for col, label in re.findall(r'<g class="legend"><line [^>]*stroke="([^"]+)"[^>]*>(?:</line>)?<text[^>]*>([^<]*)</text>', fig):
             entries += 1
             if col not in drawn:
                 fail("%s: the legend lists %r, nothing of it is drawn" % (fid, html.unescape(label)))
-        if "log scale" not in fig:
-            continue
         plot = re.search(r'<rect class="plot" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"', fig)
+        if not plot or fid.startswith(("conns-", "read-plus", "findings-timeline")):
+            continue  # categories on y
         top, bottom = float(plot.group(2)), float(plot.group(2)) + float(plot.group(4))
-        ys = [float(v) for d in re.findall(r'<path class="series[^"]*"[^>]* d="([^"]+)"', fig)
-              for v in re.findall(r'(?:[ML][\d.]+ |V)([\d.]+)', d)]
-        ys += [float(v) for v in re.findall(r'<circle class="dot" cx="[\d.]+" cy="([\d.]+)"', fig)]
-        if "latency-hist" not in fid:  # the histogram's outlines go down to 0 replies
-            pinned = [y for y in ys if abs(y - top) < 0.05 or abs(y - bottom) < 0.05]
-            if pinned:
-                fail("%s: %d values drawn on the edge of the log axis (beyond it)" % (fid, len(pinned)))
-    print("legends: %d entries, each drawn; no value beyond a log axis" % entries)
+        log = "log scale" in fig.split('<text class="axis"', 2)[-1]
+        # triangles: tip on the edge, the value on hover beyond the axis
+        value_at, lo, hi = y_axis(fig)
+        tips = []
+        for cls, d, title in re.findall(r'<path class="clipped (above|below)"[^>]* d="M[\d.]+ [\d.]+ L([\d.]+ [\d.]+)[^"]*"[^>]*><title>([^<]*)</title>', fig):
+            x, y = (float(v) for v in d.split())
+            v = float(html.unescape(title).split()[0].replace(",", ""))
+            if abs(y - (top if cls == "above" else bottom)) > 0.05 or (v <= hi if cls == "above" else v >= lo and v > 0):
+                fail("%s: a triangle %s the axis (%g..%g) at y %g for %r" % (fid, cls, lo, hi, y, title))
+            tips.append((x, cls))
+        cap = re.search(r"<figcaption>([^<]*)</figcaption>", fig)
+        cap = html.unescape(cap.group(1)) if cap else ""
+        for side, words in (("above", "above the axis's top"), ("below", "below the")):
+            n = sum(1 for _, c in tips if c == side)
+            m = re.search(r"(\d+) points? (?:of 0 \S+, )?%s" % words, cap)
+            if n and (not m or int(m.group(1)) < n):
+                fail("%s: %d triangles %s the axis, the caption says %r" % (fid, n, side, cap))
+        marked += len(tips)
+        # a point on the top edge, or on a log axis's bottom, stands for a value beyond it: marked there
+        for x, y in points(fig):
+            edge = "above" if abs(y - top) < 0.05 else "below" if log and abs(y - bottom) < 0.05 else None
+            if edge and "latency-hist" not in fid and not any(abs(x - tx) < 1 and c == edge for tx, c in tips):
+                fail("%s: a value drawn on the axis's edge at x %g, y %g (%s it) with no mark" % (fid, x, y, edge))
+    print("legends: %d entries, each drawn; values beyond an axis: %d, each marked on its edge and counted" % (entries, marked))
+
+
+def check_latency_reach(dom, figs):
+    """Each operation's latency line reaches its slowest replies: its highest
+    point is at least the operations table's p99 (within the bins' 20%, and
+    never past its max): a 31 s READ is not drawn at 14 s."""
+    lat = figs.get("latency")
+    m = re.search(r"<p>Latency in ([^;<]+)[;<].*?</table>", dom, re.S)
+    if not lat or not m:
+        return
+    scale = {"\u00b5s": 1e-3, "ms": 1, "s": 1e3}[m.group(1)]
+    table = {tr[0]: re.findall(r"<td[^>]*>([^<]*)</td>", tr[1])[-5:]
+             for tr in re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", m.group(0))}
+    value_at, _, _ = y_axis(lat)
+    checked = []
+    for col, label in re.findall(r'<g class="legend"><line [^>]*stroke="([^"]+)"[^>]*>(?:</line>)?<text[^>]*>([^<]*)</text>', lat):
+        op = html.unescape(label).split()[0]
+        if op not in table or table[op][3] == "-":
+            continue
+        ys = [float(y) for tag in re.findall(r'<path class="series p(?:50|99)"[^>]*>', lat) if attr(tag, "stroke") == col
+              for _, y in points(tag)]
+        ys += [float(y) for tag in re.findall(r'<circle class="dot[^"]*"[^>]*>', lat)
+               if col in (attr(tag, "fill"), attr(tag, "stroke")) for y in [attr(tag, "cy")]]
+        if not ys:
+            continue
+        high = value_at(min(ys))
+        p99, mx = float(table[op][3]) * scale, float(table[op][4]) * scale
+        if not (p99 / 1.5 <= high <= mx * 1.5):
+            fail("latency: %s drawn up to %.4g ms, its p99 is %.4g ms and max %.4g ms (operations table)" % (op, high, p99, mx))
+        checked.append("%s %.4g ms (p99 %.4g)" % (op, high, p99))
+    print("latency lines reach their p99: %s" % "; ".join(checked))
 
 
 def text_ops(nfsscope, capture):
@@ -258,11 +383,13 @@ def main():
     if not figs:
         fail("no chart in the browser's DOM")
     print("charts:", ", ".join(sorted(figs)))
+    check_no_empty_chart(dom, figs, capture)
     check_equal_lines(figs)
     boxes = probe(exe, page, profile)
     check_band_labels(boxes["bands"])
     check_texts(boxes["texts"])
     check_legends_and_range(figs)
+    check_latency_reach(dom, figs)
     check_units(dom, figs, nfsscope, capture)
     print("PASS: %s" % name)
     return 0
