@@ -174,9 +174,9 @@ static void txn_cred_set(struct ns_txn *t, const struct rpc_hdr *h)
         in->cred = TXN_CRED_GSS;
         in->gss_handle_len = h->gss_handle_len;
         memcpy(in->gss_handle, h->gss_handle, h->gss_handle_len);
-    } else {
-        in->cred = TXN_CRED_OTHER;
-    }
+    } else if (h->cred_flavor != AUTH_SYS && h->cred_flavor != AUTH_RPCSEC_GSS) {
+        in->cred = TXN_CRED_OTHER; /* AUTH_NONE and the rest: one row */
+    } /* else a credential that did not parse: whose is unknown */
 }
 
 static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
