@@ -230,6 +230,11 @@ def main():
                 caps.append(cut)
             for c in caps:
                 rep, lines = run_nfsscope(bin_, c, d)
+                missing = [k for k in ("files", "users", "clients_by_address") if k not in rep] + \
+                          [k for k in ("fh", "path", "uid", "gid", "gss_context") if lines and k not in lines[0]]
+                if missing:
+                    errs.append(f"{c}: no {', '.join(missing)} in the JSON report / txn log")
+                    continue
                 n, m = check_paths(c, rep, lines, errs)
                 compared += n
                 named += m
