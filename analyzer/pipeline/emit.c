@@ -76,29 +76,33 @@ static struct analysis_frame *facts(const struct ns_analyzer *a, struct analysis
     return af;
 }
 
+/* One RPC message: told to the analysis, then to the front end as an event
+ * of kind with what the analysis said about its frame. */
+static void on_message(struct ns_analyzer *a, uint8_t kind, struct ns_txn *t, const struct ns_conn *c, bool dup,
+                       const struct rpc_at *at)
+{
+    struct analysis_frame af, *out = facts(a, &af);
+    if (kind == NS_EV_CALL) analysis_on_call(&a->an, t, c, at->frame, at->ts, out);
+    else if (kind == NS_EV_RESEND) analysis_on_retransmit(&a->an, t, c, at->frame, at->ts, out);
+    else analysis_on_reply(&a->an, t, c, dup, at->frame, at->ts, out);
+    tell(a, kind, t, at, out);
+}
+
 static void on_call(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at)
 {
-    struct ns_analyzer *a = ctx;
-    struct analysis_frame af, *out = facts(a, &af);
-    analysis_on_call(&a->an, t, c, at->frame, at->ts, out);
-    tell(a, NS_EV_CALL, t, at, out);
+    on_message(ctx, NS_EV_CALL, t, c, false, at);
 }
 
 static void on_resend(void *ctx, struct ns_txn *t, const struct ns_conn *c, const struct rpc_at *at)
 {
-    struct ns_analyzer *a = ctx;
-    struct analysis_frame af, *out = facts(a, &af);
-    analysis_on_retransmit(&a->an, t, c, at->frame, at->ts, out);
-    tell(a, NS_EV_RESEND, t, at, out);
+    on_message(ctx, NS_EV_RESEND, t, c, false, at);
 }
 
 static void on_reply(void *ctx, struct ns_txn *t, const struct ns_conn *c, bool dup, bool orphan,
                      const struct rpc_at *at)
 {
     struct ns_analyzer *a = ctx;
-    struct analysis_frame af, *out = facts(a, &af);
-    analysis_on_reply(&a->an, t, c, dup, at->frame, at->ts, out);
-    tell(a, dup ? NS_EV_DUP_REPLY : orphan ? NS_EV_ORPHAN_REPLY : NS_EV_REPLY, t, at, out);
+    on_message(a, dup ? NS_EV_DUP_REPLY : orphan ? NS_EV_ORPHAN_REPLY : NS_EV_REPLY, t, c, dup, at);
     if (!dup && a->cfg.txn_order == NS_ORDER_COMPLETION) deliver(a, t);
 }
 
