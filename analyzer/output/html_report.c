@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "html_int.h"
-#include "html_units.h"
+#include "latency_units.h"
 #include "nfsscope/view.h"
 
 static const char style[] =
@@ -133,17 +133,17 @@ static void sec_conns(struct page *p)
 
 /* Latency cells as the text report prints them: exact mean and max, the
  * histogram's percentiles to three digits, one unit for the table. */
-static void td_lat(FILE *f, const struct ns_latency *lat, struct html_unit u)
+static void td_lat(FILE *f, const struct ns_latency *lat, struct time_unit u)
 {
     struct ns_latency_summary l;
     ns_latency_summarize(lat, &l);
     if (!l.count) { fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", f); return; }
     char b[5][32];
-    html_fmt_exact(b[0], sizeof b[0], (double)lat->sum_ns / (double)l.count, u);
-    html_fmt_percentile(b[1], sizeof b[1], l.p50_ns, lat->min_ns, lat->max_ns, u);
-    html_fmt_percentile(b[2], sizeof b[2], l.p95_ns, lat->min_ns, lat->max_ns, u);
-    html_fmt_percentile(b[3], sizeof b[3], l.p99_ns, lat->min_ns, lat->max_ns, u);
-    html_fmt_exact(b[4], sizeof b[4], (double)l.max_ns, u);
+    fmt_exact(b[0], sizeof b[0], (double)lat->sum_ns / (double)l.count, u);
+    fmt_percentile_within(b[1], sizeof b[1], l.p50_ns, lat->min_ns, lat->max_ns, u);
+    fmt_percentile_within(b[2], sizeof b[2], l.p95_ns, lat->min_ns, lat->max_ns, u);
+    fmt_percentile_within(b[3], sizeof b[3], l.p99_ns, lat->min_ns, lat->max_ns, u);
+    fmt_exact(b[4], sizeof b[4], (double)l.max_ns, u);
     for (int i = 0; i < 5; i++) fprintf(f, "<td class=\"n\">%s</td>", b[i]);
 }
 
@@ -155,18 +155,18 @@ static void sec_ops(struct page *p)
     uint64_t max = 0;
     for (size_t i = 0; i < n; i++)
         if (rows[i].s->latency.count && rows[i].s->latency.max_ns > max) max = rows[i].s->latency.max_ns;
-    struct html_unit u = html_unit_for(max);
+    struct time_unit u = time_unit_for(max);
     /* as the text report: the sentence and the in-compounds column follow
      * the versions present (an NFSv3-only capture has no COMPOUND) */
     uint32_t vers = ns_analyzer_stats(p->a)->nfs_versions;
     bool v4 = (vers & ~(NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
     bool older = (vers & (NS_VERS_BIT(2, 0) | NS_VERS_BIT(3, 0))) != 0;
-    fprintf(f, "<p>Latency in %s; %s.</p>\n", u.name,
+    fprintf(f, "<p>Latency in %s; %s.</p>\n", time_unit_symbol(u),
             !v4 ? "NFSv3 by procedure"
                 : older ? "NFSv3 by procedure, NFSv4 by the main operation of the COMPOUND"
                         : "NFSv4 by the main operation of the COMPOUND");
     char mean[16];
-    snprintf(mean, sizeof mean, "mean %s", u.name);
+    snprintf(mean, sizeof mean, "mean %s", time_unit_symbol(u));
     const char *const h4[] = {"operation", "count", "in compounds", "errors", mean, "p50", "p95", "p99", "max", NULL};
     const char *const h3[] = {"operation", "count", "errors", mean, "p50", "p95", "p99", "max", NULL};
     th_row(f, v4 ? h4 : h3);
