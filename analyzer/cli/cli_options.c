@@ -67,9 +67,17 @@ static const char usage[] =
     "                        or a time of day (10:00:01)\n"
     "  --to TIME             ... up to TIME (same forms); these narrow the report after\n"
     "                        decoding, which a BPF filter cannot (a session spans connections)\n"
-    "  --fail-on KIND[,KIND...]\n"
-    "                        exit with status 3 when a finding of one of these kinds exists\n"
-    "                        (case-insensitive; the kinds are listed in the man page)\n"
+    "  --fail-on KIND|SEVERITY[,...]\n"
+    "                        exit with status 3 when a finding of one of these kinds, or of\n"
+    "                        this severity or worse, exists: --fail-on error is any error or\n"
+    "                        critical finding (case-insensitive; kinds in the man page)\n"
+    "  --min-severity info|warning|error|critical\n"
+    "                        findings in the report (text and JSON) and the screen: this\n"
+    "                        severity or worse (default info, all); the Findings heading\n"
+    "                        counts those left out\n"
+    "  --all-findings        the text report lists every finding (as -v does); by default more\n"
+    "                        than 3 of one kind and severity fold into one entry with the\n"
+    "                        worst 3\n"
     "  --html FILE           also write the post-mortem page with charts (doc/html-report.md)\n"
     "  --metrics HOST:PORT   with -i: serve Prometheus metrics at http://HOST:PORT/metrics\n"
     "  --metrics-file FILE   also write the metrics to FILE at the end (doc/metrics.md)\n"
@@ -111,7 +119,7 @@ bool parse_size(const char *s, uint64_t *out)
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
        OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO,
-       OPT_HTML, OPT_METRICS, OPT_METRICSFILE, OPT_RPCPORT };
+       OPT_HTML, OPT_METRICS, OPT_METRICSFILE, OPT_RPCPORT, OPT_MINSEV, OPT_ALLFINDINGS };
 
 static const char *narrow_name(int c)
 {
@@ -138,6 +146,8 @@ int options_parse(int argc, char **argv, struct options *o)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"txn-log", required_argument, NULL, OPT_TXNLOG},
         {"fail-on", required_argument, NULL, OPT_FAILON},
+        {"min-severity", required_argument, NULL, OPT_MINSEV},
+        {"all-findings", no_argument, NULL, OPT_ALLFINDINGS},
         {"memcap", required_argument, NULL, OPT_MEMCAP},
         {"rpc-port", required_argument, NULL, OPT_RPCPORT},
         {"call-timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -172,6 +182,7 @@ int options_parse(int argc, char **argv, struct options *o)
     o->screen = -1;
     o->speed = 1;
     o->interval_ns = 10ll * 1000000000ll;
+    o->fail_on_severity = -1;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "r:i:c:s:o:hZ:B:w:C:W:nvq", longopts, NULL)) != -1) {
@@ -210,9 +221,22 @@ int options_parse(int argc, char **argv, struct options *o)
             free(o->fail_on);
             o->fail_on = strdup(optarg);
             if (!o->fail_on) return -1;
-            if (!finding_kinds_check(o->fail_on, why, sizeof why)) { fprintf(stderr, "nfsscope: %s\n", why); return -1; }
+            if (!finding_kinds_check(o->fail_on, &o->fail_on_severity, why, sizeof why)) {
+                fprintf(stderr, "nfsscope: %s\n", why);
+                return -1;
+            }
             break;
         }
+        case OPT_MINSEV: {
+            int sev = severity_parse(optarg, strlen(optarg));
+            if (sev < 0) {
+                fprintf(stderr, "nfsscope: --min-severity: expected info, warning, error or critical, got %s\n", optarg);
+                return -1;
+            }
+            o->min_severity = (uint8_t)sev;
+            break;
+        }
+        case OPT_ALLFINDINGS: o->all_findings = true; break;
         case OPT_MEMCAP:
             if (!parse_size(optarg, &o->memcap)) {
                 fprintf(stderr, "nfsscope: --memcap: expected a size with K/M/G/T suffix (e.g. 64M), got %s\n", optarg);

@@ -35,7 +35,10 @@ struct options {
     long long count;           /* -c: stop after this many frames (0 = all) */
     int snaplen;               /* -s for live capture */
     int progress;              /* -1 auto, 0 off, 1 on */
-    char *fail_on;             /* --fail-on KIND[,KIND...], checked and in upper case */
+    char *fail_on;             /* --fail-on's kinds, checked and in upper case ("" if it named only severities) */
+    int fail_on_severity;      /* --fail-on's least severe severity named: that or worse fails (-1: none) */
+    uint8_t min_severity;      /* --min-severity: findings shown in the report and the screen (enum ns_severity) */
+    bool all_findings;         /* --all-findings: the text report lists every finding (no folding) */
     uint32_t storm_count;      /* --storm-count (0 = default) */
     int64_t storm_window_ns;   /* --storm-window */
     int64_t grace_period_ns;   /* --grace-period */

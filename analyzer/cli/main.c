@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "cli_finding_kinds.h"
 #include "cli_options.h"
 #include "cli_outputs.h"
 #include "cli_privs.h"
@@ -207,6 +208,8 @@ int main(int argc, char **argv)
     ri.filter = flt;
     ri.count = o.count;
     ri.bpf_filter = capture_filter(p);
+    ri.min_severity = o.min_severity;
+    ri.all_findings = o.all_findings;
     if (capture_error(p)) {
         ri.partial = true;
         snprintf(ri.partial_reason, sizeof ri.partial_reason, "capture cut off or damaged after frame %llu: %s",
@@ -221,7 +224,8 @@ int main(int argc, char **argv)
     else if (report) ns_report_text(out, a, &ri);
 
     if (outputs_finish(a, &ri)) status = 1;
-    if (status == 0 && o.fail_on && ns_findings_any_of(a, o.fail_on)) status = 3;
+    /* --fail-on looks at every finding, whatever --min-severity and the narrowing show */
+    if (status == 0 && fail_on_met(a, o.fail_on, o.fail_on_severity)) status = 3;
     if (out != stdout && (fflush(out) != 0 || ferror(out))) {
         fprintf(stderr, "nfsscope: %s: %s\n", o.output, strerror(errno));
         status = 1;

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@ struct batch {
     int64_t t;                      /* time of the last line (wall or capture) */
     uint64_t gen;                   /* finding generation of the last line */
     uint32_t max_id;                /* highest finding id printed */
+    uint8_t min_sev;                /* --min-severity: less severe findings are not counted */
 };
 
 static int64_t clock_ns(clockid_t id)
@@ -58,17 +60,30 @@ static void line(struct batch *b, int64_t t)
     fprintf(stderr, ", %.1f calls/s, %.1f errors/s", (double)(st->rpc_calls - b->calls) / dt,
             (double)(err - b->errors) / dt);
     const struct ns_finding *const *all;
-    size_t nall = ns_analyzer_findings(b->a, &all);
+    size_t n = ns_analyzer_findings(b->a, &all), nall = 0;
+    for (size_t i = 0; i < n; i++) nall += all[i]->severity >= b->min_sev;
     const struct ns_finding *const *ch;
-    size_t n = ns_analyzer_findings_changed(b->a, b->gen, &ch), fresh = 0;
-    for (size_t i = 0; i < n; i++) fresh += ch[i]->id > b->max_id;
+    size_t fresh = 0;
+    n = ns_analyzer_findings_changed(b->a, b->gen, &ch);
+    for (size_t i = 0; i < n; i++) fresh += ch[i]->id > b->max_id && ch[i]->severity >= b->min_sev;
     fprintf(stderr, ", findings %zu (+%zu new", nall, fresh);
-    for (size_t i = 0, shown = 0; i < n; i++) {
-        if (ch[i]->id <= b->max_id) continue;
-        if (shown++ == 4) { fputs(" ...", stderr); break; }
-        fprintf(stderr, "%s%s", shown == 1 ? ": " : ", ", ch[i]->kind);
+    /* the new ones by kind, in order of appearance: "SLOT_LIMITED x20", not the kind 20 times */
+    const char *kind[4];
+    size_t count[4], nk = 0;
+    bool more = false;
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i]->id <= b->max_id || ch[i]->severity < b->min_sev) continue;
+        size_t k = 0;
+        while (k < nk && strcmp(kind[k], ch[i]->kind)) k++;
+        if (k < nk) count[k]++;
+        else if (nk < 4) { kind[nk] = ch[i]->kind; count[nk++] = 1; }
+        else more = true;
     }
-    fputs(")\n", stderr);
+    for (size_t k = 0; k < nk; k++) {
+        fprintf(stderr, "%s%s", k ? ", " : ": ", kind[k]);
+        if (count[k] > 1) fprintf(stderr, " x%zu", count[k]);
+    }
+    fputs(more ? ", ...)\n" : ")\n", stderr);
     for (size_t i = 0; i < n; i++)
         if (ch[i]->id > b->max_id) b->max_id = ch[i]->id;
     b->gen = ns_analyzer_findings_generation(b->a);
@@ -86,7 +101,7 @@ int run_batch(struct capture *c, ns_analyzer *a, const struct options *o)
     bool progress = !live && !lines && (o->progress == 1 || (o->progress < 0 && isatty(STDERR_FILENO)));
     struct progress pr;
     progress_start(&pr, progress ? capture_file(c) : NULL, o->read_file);
-    struct batch b = {.a = a, .c = c};
+    struct batch b = {.a = a, .c = c, .min_sev = o->min_severity};
     int64_t next_tick = 0, next_line = 0;
     if (live) {
         int64_t now = clock_ns(CLOCK_MONOTONIC);

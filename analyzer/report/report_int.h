@@ -23,12 +23,22 @@ static inline bool report_lossy(const struct ns_report_info *ri)
 
 /* Sections kept in their own files. The text ones print the heading of the
  * section they are given. */
-/* lossy: frames were dropped; findings loss alone can raise say so. */
-/* flt: narrowing (NULL: everything); rows it leaves out are not printed and
- * not counted in the section's heading. */
-void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, bool lossy,
-                          const struct ns_report_filter *flt);
-void report_findings_json(FILE *o, ns_analyzer *a, bool lossy, const struct ns_report_filter *flt);
+/* Findings (report_findings.c): those the narrowing shows (ri->filter) at
+ * or above ri->min_severity; the text folds many of one kind
+ * (report_fold.c) unless ri->all_findings or -v. */
+bool report_lists_finding(const struct ns_report_info *ri, const struct ns_finding *f);
+void report_findings_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec, const struct ns_report_info *ri);
+void report_findings_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri);
+void report_finding_conns(FILE *o, const struct ns_finding *f);                   /* "c1,c3" */
+bool report_finding_loss_possible(ns_analyzer *a, const struct ns_finding *f, bool lossy);
+/* Folding: list (n findings, in report order) grouped by kind and severity;
+ * NULL when out of memory (nothing folds). report_fold_text: false when the
+ * finding at pos is not folded (print it); else true, and the folded entry
+ * is printed if pos is the first of its group. */
+struct report_fold;
+struct report_fold *report_fold_new(const struct ns_finding *const *list, size_t n);
+bool report_fold_text(FILE *o, ns_analyzer *a, const struct report_fold *fold, size_t pos, bool lossy);
+void report_fold_free(struct report_fold *fold);
 void report_udp_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
                      const struct ns_report_filter *flt); /* report_udp.c */
 /* Incomplete datagrams of the UDP pairs where no datagram ever had more

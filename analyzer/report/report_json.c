@@ -261,7 +261,7 @@ void ns_report_json(FILE *o, ns_analyzer *a, const struct ns_report_info *info)
     report_sessions_json(o, a, ri->filter);
     report_udp_json(o, a, ri->filter);
     report_who_json(o, a, ri);
-    report_findings_json(o, a, report_lossy(ri), ri->filter);
+    report_findings_json(o, a, ri);
     skipped(o, st, report_first_fragment_only(a));
     fputs("}\n", o);
 }

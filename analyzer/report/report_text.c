@@ -385,7 +385,7 @@ static void print_section(FILE *o, ns_analyzer *a, const struct ns_report_info *
     case NS_SECTION_SESSIONS: report_sessions_text(o, a, s, ri->filter); break;
     case NS_SECTION_UDP: report_udp_text(o, a, s, ri->filter); break;
     case NS_SECTION_READ_PLUS: if (!ri->filter) report_read_plus_text(o, a, s); break; /* per file, not per client */
-    case NS_SECTION_FINDINGS: report_findings_text(o, a, s, report_lossy(ri), ri->filter); break;
+    case NS_SECTION_FINDINGS: report_findings_text(o, a, s, ri); break;
     case NS_SECTION_NOT_ANALYSED: section_skipped(o, a, st, s); break;
     case NS_SECTIONS: break;
     }

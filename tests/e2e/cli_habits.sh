@@ -43,7 +43,7 @@ kinds_in_seed=$(python3 -c "import json,sys; print(' '.join(sorted({f['kind'] fo
 case $MODE in
 fail_on)
   for k in BOGUS grace_stuk; do
-    run 1 -r "$v3" --fail-on "$k" && err_is "^nfsscope: --fail-on: unknown finding kind '$k'; valid kinds: .*GRACE_STUCK.*SPURIOUS_RETRANSMIT" && ok "--fail-on $k: exit 1, valid kinds listed"
+    run 1 -r "$v3" --fail-on "$k" && err_is "^nfsscope: --fail-on: unknown finding kind or severity '$k'; severities .*: info warning error critical; valid kinds: .*GRACE_STUCK.*SPURIOUS_RETRANSMIT" && ok "--fail-on $k: exit 1, severities and valid kinds listed"
   done
   run 1 -r "$v3" --fail-on '' && err_is "^nfsscope: --fail-on: empty finding kind" && ok "--fail-on '': exit 1"
   run 1 -r "$v3" --fail-on 'GRACE_STUCK,' && err_is "^nfsscope: --fail-on: empty finding kind" && ok "--fail-on 'GRACE_STUCK,': exit 1"

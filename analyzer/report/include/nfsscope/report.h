@@ -113,6 +113,14 @@ struct ns_report_info {
      * NULL. A file's frames keep their numbers in the file (nfsscope filters
      * as it reads, so evidence names the frames tshark shows). */
     const char *bpf_filter;
+    /* Added later: findings below this severity (enum ns_severity; 0, info:
+     * every one) are left out of the text and JSON reports, which count
+     * them (the Findings heading, findings_below_min_severity). */
+    uint8_t min_severity;
+    /* The text report lists every finding. Without it (and without -v's
+     * verbosity 1) more than 3 findings of one kind and severity fold into
+     * one entry: their number, span and occurrences, and the worst 3. */
+    bool all_findings;
 };
 #ifndef __cplusplus
 #define NS_REPORT_INFO_INIT {.size = sizeof(struct ns_report_info)}

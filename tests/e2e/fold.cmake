@@ -1,0 +1,42 @@
+# Many findings of one kind, as people read them (issue 23: "info findings
+# drown the rest"), on fold-many-sessions.pcap: 46 sessions, 45 of them
+# SLOT_LIMITED (tests/gen/make_fold_captures.py writes it into
+# ${CMAKE_BINARY_DIR}/fold with its hand-derived findings.json).
+#   e2e.fold.make            write the capture and its expectations (fixture `fold`)
+#   e2e.fold.findings        nfsscope's findings and sessions are the generator's (check_findings.py)
+#   e2e.fold.txn             nfsscope's --txn-log is the generator's (check_expected.py)
+#   e2e.fold.tshark_clean    tshark reads it without malformed frames or expert errors
+#   e2e.fold.tshark_fields   tshark's nfs.* fields are, frame by frame, what was written
+#   e2e.fold.report          the text report folds, --min-severity, --fail-on SEVERITY, JSON,
+#                            --batch lines (findings_fold.py)
+# Exit code 77 (no tshark) makes a test "skipped".
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+set(_fold_dir ${CMAKE_BINARY_DIR}/fold)
+set(_fold_cap ${_fold_dir}/fold-many-sessions.pcap)
+set(_fold_exp ${_fold_dir}/fold-many-sessions.findings.json)
+set(_fold_env ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1)
+
+add_test(NAME e2e.fold.make
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/gen/make_fold_captures.py ${_fold_dir})
+set_tests_properties(e2e.fold.make PROPERTIES FIXTURES_SETUP fold TIMEOUT 120 LABELS "e2e;fold")
+
+add_test(NAME e2e.fold.findings
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_findings.py
+                 $<TARGET_FILE:nfsscope> ${_fold_cap} ${_fold_exp})
+add_test(NAME e2e.fold.txn
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_expected.py
+                 $<TARGET_FILE:nfsscope> ${_fold_cap} ${_fold_dir}/fold-many-sessions.expected.jsonl)
+add_test(NAME e2e.fold.tshark_clean
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/gen/check_tshark_clean.py ${_fold_cap})
+add_test(NAME e2e.fold.tshark_fields
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/gen/make_fold_captures.py
+                 --verify ${_fold_dir})
+add_test(NAME e2e.fold.report
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/findings_fold.py
+                 $<TARGET_FILE:nfsscope> ${_fold_dir})
+set_tests_properties(e2e.fold.findings e2e.fold.txn e2e.fold.tshark_clean e2e.fold.tshark_fields e2e.fold.report
+                     PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;fold")
+
