@@ -36,6 +36,8 @@ struct tui *tui_open(ns_analyzer *a, char *err, size_t errlen)
     return t;
 }
 
+void tui_set_min_severity(struct tui *t, uint8_t sev) { t->find_min_sev = sev <= NS_SEV_CRITICAL ? sev : NS_SEV_CRITICAL; }
+
 void tui_pass_events(struct tui *t, ns_event_fn fn, void *ctx)
 {
     t->pass_fn = fn;
@@ -192,6 +194,15 @@ enum tui_action tui_keys(struct tui *t)
         case '/':
             t->prompt = true;
             t->input[t->ninput = 0] = 0;
+            break;
+        case 'm': /* the Findings view's minimum severity: info, warning, error, critical, info ... */
+            if (t->view != V_FINDINGS || t->detail) break;
+            t->find_min_sev = (uint8_t)((t->find_min_sev + 1) % (NS_SEV_CRITICAL + 1));
+            t->vs[V_FINDINGS].sel = t->vs[V_FINDINGS].top = 0; /* other rows now: start from the first */
+            t->vs[V_FINDINGS].sel_idlen = 0;
+            break;
+        case 'f':
+            if (t->view == V_FINDINGS && !t->detail) t->find_unfolded = !t->find_unfolded;
             break;
         case 'p': t->paused = !t->paused; break;
         case '?': t->help = true; break;

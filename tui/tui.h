@@ -34,6 +34,9 @@ void tui_close(struct tui *t);
  * computed over the packet time since the previous roll (once a second);
  * without it rates stay those of the last interval (a redraw after a key). */
 void tui_refresh(struct tui *t, const struct tui_status *st, bool roll);
+/* The Findings view's minimum severity to start with (enum ns_severity;
+ * --min-severity); the key m cycles it. */
+void tui_set_min_severity(struct tui *t, uint8_t sev);
 /* Handle the keys waiting on the terminal. */
 enum tui_action { TUI_NONE = 0, TUI_REDRAW, TUI_QUIT };
 enum tui_action tui_keys(struct tui *t);

@@ -157,14 +157,24 @@ void draw_header(struct tui *t)
     draw_tabs(t, 2);
 }
 
+static const char *hidden_str(const struct tui *t, char *buf, size_t n)
+{
+    snprintf(buf, n, " (%zu hidden)", t->find_hidden);
+    return buf;
+}
+
 void draw_footer(struct tui *t)
 {
-    char line[256];
+    char line[256], hid[32];
     int y = t->rows - 1;
     if (t->prompt)
         snprintf(line, sizeof line, "filter (address, session id or name; Enter, Esc cancel, Ctrl-U clear): %s_",
                  t->input);
     else if (t->filter[0]) snprintf(line, sizeof line, "filter: %s   (/ Enter on nothing clears it)", t->filter);
+    else if (t->view == V_FINDINGS && !t->detail && !t->help) /* its own keys first: they say what is left out */
+        snprintf(line, sizeof line, "m: %s and worse%s  f: %s  arrows/jk move  s sort  / filter  p pause",
+                 ns_severity_name(t->find_min_sev), t->find_hidden ? hidden_str(t, hid, sizeof hid) : "",
+                 t->find_unfolded ? "fold" : "unfold");
     else snprintf(line, sizeof line, "arrows/jk move  Enter detail  Tab next  s sort  / filter  p pause");
     attron(term_dim_attr());
     text_put(y, 0, line, t->cols);
@@ -182,6 +192,8 @@ void draw_help(struct tui *t)
         "Enter    on a session: its detail (connections, slots, its and its client's findings); Esc back",
         "s        sort by the next column (* marks it; numbers and severity high first)",
         "/        filter rows by address, session id or name (Ctrl-U clears, Enter on nothing: no filter)",
+        "m        Findings: show this severity and worse (info, warning, error, critical, info ...)",
+        "f        Findings: more than 3 of a kind and severity in one row, or a row each",
         "p        pause drawing (the capture goes on)",
         "q        quit (the report follows)",
         "",

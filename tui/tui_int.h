@@ -117,6 +117,9 @@ struct tui {
     int view;
     bool view_chosen;           /* by a key; until then the screen picks the most useful */
     bool detail, help, paused, prompt;
+    uint8_t find_min_sev;       /* Findings view: this severity or worse ('m' cycles; --min-severity) */
+    bool find_unfolded;         /* Findings view: a row per finding ('f'); else many of a kind fold */
+    size_t find_hidden;         /* findings the minimum severity left out, as last drawn */
     char filter[64], input[64];
     size_t ninput;
     struct view_state vs[V_COUNT], detail_vs;

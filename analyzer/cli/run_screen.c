@@ -74,6 +74,7 @@ int run_screen(struct capture *c, ns_analyzer *a, const struct options *o)
     void *pass_ctx;
     outputs_listener(&pass_fn, &pass_ctx);
     tui_pass_events(t, pass_fn, pass_ctx);
+    tui_set_min_severity(t, o->min_severity);
     const char *source = o->read_file ? o->read_file : o->interface;
     int fd = capture_fd(c);
     bool live = fd >= 0, ended = false, have = false, ready = true;

@@ -9,7 +9,9 @@
 #   e2e.fold.tshark_fields   tshark's nfs.* fields are, frame by frame, what was written
 #   e2e.fold.report          the text report folds, --min-severity, --fail-on SEVERITY, JSON,
 #                            --batch lines (findings_fold.py)
-# Exit code 77 (no tshark) makes a test "skipped".
+#   e2e.screen.findings      the Findings view folds, m cycles the minimum severity, f unfolds
+#                            (screen_findings.sh, tmux)
+# Exit code 77 (no tshark, no tmux) makes a test "skipped".
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
   return()
@@ -39,4 +41,11 @@ add_test(NAME e2e.fold.report
                  $<TARGET_FILE:nfsscope> ${_fold_dir})
 set_tests_properties(e2e.fold.findings e2e.fold.txn e2e.fold.tshark_clean e2e.fold.tshark_fields e2e.fold.report
                      PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;fold")
+
+if(NFSSCOPE_TUI)
+  add_test(NAME e2e.screen.findings
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/screen_findings.sh $<TARGET_FILE:nfsscope> ${_fold_dir})
+  set_tests_properties(e2e.screen.findings PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 120
+                       LABELS "e2e;screen;fold")
+endif()
 
