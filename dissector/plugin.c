@@ -22,6 +22,16 @@ WS_DLL_PUBLIC void plugin_register(void);
 
 static struct capture_state state;
 static guint pref_table_mib = 256;
+/* Expert items for findings of this severity and worse (enum ns_severity):
+ * info, the default, is every one, as before the preference existed. */
+static gint pref_min_severity = NS_SEV_INFO;
+static const enum_val_t min_severity_vals[] = {
+    {"info", "info: every finding", NS_SEV_INFO},
+    {"warning", "warning and worse", NS_SEV_WARNING},
+    {"error", "error and worse", NS_SEV_ERROR},
+    {"critical", "critical only", NS_SEV_CRITICAL},
+    {NULL, NULL, 0},
+};
 static dissector_handle_t nfsscope_handle;
 
 /* WTAP_ENCAP_* -> DLT, for the link types the core decodes. Wireshark
@@ -40,6 +50,7 @@ static void build_encap_map(void)
 }
 
 struct capture_state *nfsscope_capture(void) { return &state; }
+uint8_t nfsscope_min_severity(void) { return (uint8_t)pref_min_severity; }
 
 static void nfsscope_init(void) { capture_state_open(&state, (uint64_t)pref_table_mib << 20); }
 static void nfsscope_cleanup(void) { capture_state_close(&state); }
@@ -90,6 +101,11 @@ static void proto_register_nfsscope(void)
                                    "Memory for what nfsscope keeps about each frame; past it, later frames are "
                                    "analysed but not shown (takes effect when a file is opened)",
                                    10, &pref_table_mib);
+    prefs_register_enum_preference(m, "min_severity", "Minimum severity of nfsscope expert items",
+                                   "Expert items (Analyze > Expert Information, tshark -z expert) for nfsscope "
+                                   "findings of this severity and worse; the findings stay in the nfsscope tree "
+                                   "(nfsscope.finding.severity)",
+                                   &pref_min_severity, min_severity_vals, FALSE);
     register_init_routine(nfsscope_init);
     register_cleanup_routine(nfsscope_cleanup);
     register_postseq_cleanup_routine(nfsscope_end_of_input);

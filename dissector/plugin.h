@@ -8,6 +8,9 @@
 /* The state of the capture being dissected (one at a time in a process). */
 struct capture_state *nfsscope_capture(void);
 
+/* The "min_severity" preference: findings less severe get no expert item. */
+uint8_t nfsscope_min_severity(void);
+
 /* Adds the nfsscope subtree and expert infos of a recorded frame (plugin_tree.c). */
 void nfsscope_tree(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, struct capture_state *cs,
                    const struct frame_rec *r);

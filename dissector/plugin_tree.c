@@ -96,7 +96,9 @@ static void add_finding(proto_tree *root, tvbuff_t *tvb, packet_info *pinfo, con
     /* The expert text stays the same for the finding's life (no count, no
      * message that grows with it): Wireshark and tshark -z expert group
      * items by their text, so one finding is one row; the count and the
-     * message are the fields above. */
+     * message are the fields above. Below the min_severity preference:
+     * the tree only. */
+    if (f->severity < nfsscope_min_severity()) return;
     expert_add_info_format(pinfo, ti, expert_of(f->severity), "%s: nfsscope finding %u (%s)%s%s", f->kind, f->id,
                            ns_severity_name(f->severity), f->rfc[0] ? ", " : "", f->rfc);
 }

@@ -11,6 +11,7 @@
 #                            --batch lines (findings_fold.py)
 #   e2e.screen.findings      the Findings view folds, m cycles the minimum severity, f unfolds
 #                            (screen_findings.sh, tmux)
+#   plugin.min_severity      tshark -o nfsscope.min_severity:S -z expert (check_plugin_min_severity.py)
 # Exit code 77 (no tshark, no tmux) makes a test "skipped".
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
@@ -49,3 +50,16 @@ if(NFSSCOPE_TUI)
                        LABELS "e2e;screen;fold")
 endif()
 
+if(TARGET nfsscope_plugin)
+  set(_fold_preload "")
+  if(NFSSCOPE_SANITIZE) # as plugin.cmake: tshark runs the ASan plugin with libasan preloaded
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE _fold_asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(_fold_preload --preload ${_fold_asan})
+  endif()
+  add_test(NAME plugin.min_severity
+           COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plugin/check_plugin_min_severity.py
+                   $<TARGET_FILE:nfsscope_plugin> ${_fold_cap} ${_fold_exp} ${_fold_preload})
+  set_tests_properties(plugin.min_severity PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 300
+                       LABELS "plugin;tshark;fold")
+endif()
