@@ -59,7 +59,7 @@ struct path_map *path_map_new(struct memcap *mc, uint32_t max)
 {
     struct path_map *pm = calloc(1, sizeof *pm);
     if (!pm) return NULL;
-    if (!who_table_init(&pm->t, mc, sizeof(struct path_node), max ? max : PATH_MAP_MAX)) {
+    if (!who_table_init(&pm->t, mc, sizeof(struct path_node), max ? max : PATH_MAP_MAX, 4)) {
         free(pm);
         return NULL;
     }

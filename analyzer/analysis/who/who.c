@@ -21,9 +21,9 @@ struct who *who_new(struct memcap *mc)
     if (!w) return NULL;
     w->mc = mc;
     w->pm = path_map_new(mc, 0);
-    bool ok = w->pm && who_table_init(&w->files, mc, sizeof(struct file_rec), WHO_FILES_MAX);
-    ok = ok && who_table_init(&w->users, mc, sizeof(struct who_stats), WHO_USERS_MAX);
-    ok = ok && who_table_init(&w->clients, mc, sizeof(struct who_stats), WHO_CLIENTS_MAX);
+    bool ok = w->pm && who_table_init(&w->files, mc, sizeof(struct file_rec), WHO_FILES_MAX, 8);
+    ok = ok && who_table_init(&w->users, mc, sizeof(struct who_stats), WHO_USERS_MAX, 32);
+    ok = ok && who_table_init(&w->clients, mc, sizeof(struct who_stats), WHO_CLIENTS_MAX, 32);
     if (!ok) {
         who_free(w);
         return NULL;

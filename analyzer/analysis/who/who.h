@@ -7,7 +7,8 @@
  * Bounds (each a who_table under the memory cap, MEM_SESSIONS, least
  * recently used out, evictions counted): WHO_FILES_MAX files,
  * WHO_USERS_MAX users, WHO_CLIENTS_MAX client addresses, PATH_MAP_MAX
- * handles in the path map. */
+ * handles in the path map, each no more than what an eighth (files), a
+ * 32nd (users, clients) or a quarter (path map) of the pool holds. */
 #ifndef NFSSCOPE_WHO_H
 #define NFSSCOPE_WHO_H
 #include <stdbool.h>

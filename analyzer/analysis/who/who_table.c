@@ -10,11 +10,15 @@ uint32_t who_hash(const uint8_t *key, uint32_t len)
     return h ^ (h >> 15);
 }
 
-bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint32_t max)
+bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint32_t max, unsigned share_div)
 {
     memset(t, 0, sizeof *t);
     t->mc = mc;
     t->stride = (sizeof(struct who_head) + payload + 7) & ~(size_t)7;
+    if (mc && share_div) {
+        uint64_t fit = mc->cap[MEM_SESSIONS] / share_div / (t->stride + 2 * sizeof(uint32_t));
+        if (fit < max) max = fit < 64 ? 64 : (uint32_t)fit;
+    }
     t->max = max;
     uint32_t nb = 64;
     while (nb < max) nb <<= 1;

@@ -44,8 +44,11 @@ struct who_table {
 };
 
 uint32_t who_hash(const uint8_t *key, uint32_t len);
-/* false: out of memory. payload: bytes of record after the head. */
-bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint32_t max);
+/* false: out of memory. payload: bytes of record after the head. max:
+ * records at most, and no more than share_div-th of the memory cap's
+ * MEM_SESSIONS pool holds (at least 64): a small --memcap makes small
+ * tables, not a refusal. */
+bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint32_t max, unsigned share_div);
 void who_table_free(struct who_table *t);
 static inline struct who_head *who_rec(const struct who_table *t, uint32_t idx)
 {

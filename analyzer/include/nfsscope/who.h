@@ -4,8 +4,9 @@
  *
  * Added in API version 8 (new types and functions only, nothing else grew).
  * Tables are bounded (files 65536, users 4096, client addresses 4096, path
- * map 1048576 handles) under the memory cap, least recently used out; what
- * was evicted is counted in ns_who_counts. doc/who.md tells the rules. */
+ * map 1048576 handles, each no more than a share of the memory cap holds)
+ * least recently used out; what was evicted is counted in ns_who_counts.
+ * doc/who.md tells the rules. */
 #ifndef NFSSCOPE_WHO_PUBLIC_H
 #define NFSSCOPE_WHO_PUBLIC_H
 #include <stdbool.h>
