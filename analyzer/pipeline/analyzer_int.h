@@ -47,9 +47,14 @@ struct ns_analyzer {
     void *event_ctx;
     uint64_t frags_dropped;  /* IP fragments refused (invalid or over the cap) */
     uint64_t probe_budget;   /* PROBE_BUDGET unless tuned (analyzer_tuning.h) */
-    /* the frame being processed (or the last tick) */
+    /* the frame being processed (or the last tick): the clock */
     uint64_t frame;
     int64_t now;
+    /* The frame and time of the TCP bytes being handed to record marking
+     * (transport.c on_tcp_bytes; bytes that waited in the reassembler's
+     * queue keep their own), NULL otherwise: a finding raised at that frame
+     * is dated by it (emit.c on_finding, which is told only a frame). */
+    const struct rpc_at *delivering;
     int64_t last_expire;
     bool finished;
     /* Frame timestamps (analyzer.c frame_time): a frame far out of line

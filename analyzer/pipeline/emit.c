@@ -127,9 +127,11 @@ static void on_finding(void *ctx, const struct ns_finding *x, uint64_t frame)
     struct ns_analyzer *a = ctx;
     if (!a->event_fn) return;
     struct ns_event ev;
-    /* an occurrence in the frame being fed has its time; an earlier one
-     * (taken in later, as a storm does) is named by its frame only */
-    event_init(&ev, NS_EV_FINDING, NULL, frame, frame == a->frame ? a->now : 0);
+    /* an occurrence in the frame being fed (or whose TCP bytes are being
+     * delivered) has its time; an earlier one (taken in later, as a storm
+     * does) is named by its frame only */
+    struct rpc_at at = a->delivering ? *a->delivering : (struct rpc_at){a->frame, a->now};
+    event_init(&ev, NS_EV_FINDING, NULL, frame, frame == at.frame ? at.ts : 0);
     ev.finding_id = x->id;
     ev.finding = findings_render(a->an.findings, x); /* complete, message included */
     a->event_fn(a->event_ctx, &ev);

@@ -1,7 +1,9 @@
 /* Frames through the transport stages: link and IP decoding, IP fragment
  * reassembly, flows, TCP reassembly and record marking, or UDP datagrams,
  * down to RPC messages for the RPC stage. The flow being delivered travels
- * with each callback (struct delivery), never through the analyzer. */
+ * with each callback (struct delivery), never through the analyzer, and so
+ * do the frame and time of the bytes delivered: the analyzer's clock
+ * (frame, now) stays the frame being fed. */
 #include <string.h>
 
 #include "analyzer_int.h"
@@ -30,7 +32,7 @@ struct delivery {
 
 static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, enum tcp_hole_kind kind,
                          uint64_t frame, int64_t ts);
-static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated);
+static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts);
 static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected);
 static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow *f);
 static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial);
@@ -40,9 +42,10 @@ static struct tcp_ctx tcp_ctx_of(struct delivery *d)
     return (struct tcp_ctx){&d->a->mc, &d->a->tcp_st, on_tcp_bytes, d};
 }
 
-static struct rec_ctx rec_ctx_of(struct delivery *d)
+/* Record marking's context for bytes of this frame and time. */
+static struct rec_ctx rec_ctx_of(struct delivery *d, uint64_t frame, int64_t ts)
 {
-    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d, on_skippable, d->a->frame, d->a->now};
+    return (struct rec_ctx){&d->a->mc, &d->a->rec_st, on_record, on_plausible, d, on_skippable, frame, ts};
 }
 
 static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
@@ -64,7 +67,7 @@ static void release_flow(struct ns_analyzer *a, struct flow *f)
 {
     struct delivery dv = {a, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
-    struct rec_ctx rc = rec_ctx_of(&dv);
+    struct rec_ctx rc = rec_ctx_of(&dv, a->frame, a->now);
     for (int d = 0; d < 2; d++) {
         tcp_reasm_release(&tc, &f->tcp[d]);
         rec_release(&rc, &f->rec[d]);
@@ -91,7 +94,7 @@ static void retire_cb(void *ctx, struct flow *f)
 static void trim_cb(void *ctx, struct flow *f)
 {
     struct delivery dv = {ctx, f};
-    struct rec_ctx rc = rec_ctx_of(&dv);
+    struct rec_ctx rc = rec_ctx_of(&dv, dv.a->frame, dv.a->now);
     struct tcp_ctx tc = tcp_ctx_of(&dv);
     for (int d = 0; d < 2; d++) {
         /* bytes held for the other side's that never came: they go now */
@@ -107,19 +110,14 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
 {
     struct delivery *dv = ctx;
     struct ns_analyzer *a = dv->a;
-    if (frame) { /* bytes that waited in the out-of-order queue: their own frame */
-        uint64_t keep_frame = a->frame;
-        int64_t keep_now = a->now;
-        a->frame = frame;
-        a->now = ts < keep_now ? ts : keep_now;
-        on_tcp_bytes(ctx, dir, data, len, kind, 0, 0);
-        a->frame = keep_frame;
-        a->now = keep_now;
-        return;
-    }
     struct flow *f = dv->f;
-    struct rec_ctx rc = rec_ctx_of(dv);
     if (f->rpc == FLOW_RPC_NO) return;
+    /* Bytes that waited in the queue keep their frame; their time is never
+     * past the clock (which may have gone back to the capture's start). */
+    struct rpc_at at = {frame, ts < a->now ? ts : a->now};
+    const struct rpc_at *outer = a->delivering;
+    a->delivering = &at;
+    struct rec_ctx rc = rec_ctx_of(dv, at.frame, at.ts);
     struct ns_conn *c = kind != TCP_DATA ? flow_conn_of(a, f) : NULL;
     if (c) {
         c->missing_bytes += len;
@@ -134,6 +132,7 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
                 a->st.tcp_flows_not_rpc++;
                 f->rpc = FLOW_RPC_NO;
                 release_flow(a, f);
+                a->delivering = outer;
                 return;
             }
         }
@@ -151,17 +150,14 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     }
     a->st.rpc_msgs_lost += a->rec_st.msgs_lost; /* rec_st.msgs_lost: since the last chunk */
     a->rec_st.msgs_lost = 0;
+    a->delivering = outer;
 }
 
-static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated)
+/* A message out of record marking, dated by the bytes that make it (rec_msg_fn). */
+static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts)
 {
     struct delivery *dv = ctx;
-    struct rpc_at at = {dv->a->frame, dv->a->now};
-    /* A message the snaplen cut is the frame's that carries its header (the
-     * one tshark decodes it in), not the frame of its last uncaptured byte:
-     * else a READ reply cut in every segment would be dated by its last. */
-    const struct rec_dir *r = &dv->f->rec[dir];
-    if (truncated && r->snap_cut && r->head_frame) at = (struct rpc_at){r->head_frame, r->head_ts};
+    struct rpc_at at = {frame, ts};
     rpc_stage_message(dv->a->rpc, dv->f, dir, m, truncated, &at);
 }
 
@@ -319,7 +315,7 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
          * may end it) until the flow lingers out (CLOSED_LINGER). */
         for (int d = 0; d < 2; d++) {
             tcp_reasm_flush(&tc, &f->tcp[d], d);
-            struct rec_ctx rc = rec_ctx_of(&dv);
+            struct rec_ctx rc = rec_ctx_of(&dv, a->frame, a->now);
             rec_trim(&rc, &f->rec[d]);
         }
         if (!f->released) {

@@ -220,7 +220,8 @@ static void emit_buffered(const struct rec_ctx *c, struct rec_dir *r, int dir)
         sp[i] = (struct ns_span){r->spans[i].off == HOLE ? NULL : r->buf + r->spans[i].off, r->spans[i].len};
     struct ns_msg m = {sp, r->nspans, r->msg_len};
     c->st->messages++;
-    c->on_msg(c->ctx, dir, &m, r->truncated);
+    bool at_head = r->truncated && r->snap_cut && r->head_frame; /* rec_msg_fn */
+    c->on_msg(c->ctx, dir, &m, r->truncated, at_head ? r->head_frame : c->frame, at_head ? r->head_ts : c->ts);
     reset_msg(c, r);
 }
 
@@ -522,7 +523,7 @@ static void rec_feed(const struct rec_ctx *c, struct rec_dir *r, int dir, const 
                 struct ns_span sp = {p, take};
                 struct ns_msg m = {&sp, 1, take};
                 c->st->messages++;
-                c->on_msg(c->ctx, dir, &m, false);
+                c->on_msg(c->ctx, dir, &m, false, c->frame, c->ts);
                 reset_msg(c, r);
             } else {
                 if (!ensure_spans(c, r)) {

@@ -112,7 +112,12 @@ struct rec_stats {
  * judged); else any offset scanned (judged strictly). */
 typedef bool (*rec_plausible_fn)(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t record_len,
                                  bool expected);
-typedef void (*rec_msg_fn)(void *ctx, int dir, const struct ns_msg *m, bool truncated);
+/* One message out, dated by frame and ts: those of the bytes that completed
+ * it (rec_ctx.frame/ts), or for a message the snapshot length cut, those of
+ * the bytes that carried its header (tshark, which cannot reassemble it,
+ * decodes it there: else a READ reply cut in every segment would be dated
+ * by its last). */
+typedef void (*rec_msg_fn)(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts);
 /* May the middle of this message be skipped? trial: the head as captured, a
  * hole, then REC_TAIL zero bytes standing for the tail (its length is the
  * message's). True when decoding it never reads inside the hole. */
@@ -125,8 +130,9 @@ struct rec_ctx {
     rec_plausible_fn plausible;
     void *ctx;
     rec_skippable_fn skippable; /* NULL: every message is kept whole */
-    /* the frame (0: none) and time of the bytes handed over: kept here, not
-     * per direction of every flow (a flood of flows under a small cap) */
+    /* the frame and time of the bytes handed over (tcp_deliver_fn's): kept
+     * here, not per direction of every flow (a flood of flows under a small
+     * cap) */
     uint64_t frame;
     int64_t ts;
 };

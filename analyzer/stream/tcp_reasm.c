@@ -76,16 +76,16 @@ static void drain(const struct tcp_ctx *c, struct tcp_dir *d, int dir, bool own_
  * queue is drained even without a gap: its head may lie behind next_seq (a
  * new SYN moved it), and callers loop until the queue is empty. The hole is
  * dated by the last frame this side sent before it (never by a frame of the
- * peer whose ACK revealed the loss), or by the first queued one after it. */
-static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq)
+ * peer whose ACK revealed the loss), or by the first queued one after it,
+ * or when this side sent none, by the segment being processed (frame, ts). */
+static void skip_to(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t seq, uint64_t frame, int64_t ts)
 {
     int32_t gap = seq_diff(seq, d->next_seq);
     if (gap > 0) {
         c->st->gaps++;
         c->st->gap_bytes += (uint32_t)gap;
-        uint64_t frame = d->last_frame;
-        int64_t ts = d->last_ts;
-        if (!frame && d->ooo) { frame = d->ooo->frame; ts = d->ooo->ts_ns; }
+        if (d->last_frame) { frame = d->last_frame; ts = d->last_ts; }
+        else if (d->ooo) { frame = d->ooo->frame; ts = d->ooo->ts_ns; }
         c->fn(c->ctx, dir, NULL, (uint32_t)gap, TCP_HOLE_GAP, frame, ts);
         d->next_seq = seq;
     }
@@ -110,7 +110,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         }
         int32_t lost = seq_diff(d->ooo->seq, d->next_seq);
         if (lost > 0) c->st->evicted_ooo_bytes += (uint32_t)lost;
-        skip_to(c, d, dir, d->ooo->seq);
+        skip_to(c, d, dir, d->ooo->seq, frame, ts);
         if (seq_diff(seq, d->next_seq) <= 0) break;
     }
     int32_t rel = seq_diff(seq, d->next_seq);
@@ -132,7 +132,7 @@ static void queue(const struct tcp_ctx *c, struct tcp_dir *d, int dir, uint32_t 
         /* Nothing queued and no room to queue: waiting would stall the
          * direction for good, so the missing bytes are lost now. */
         c->st->evicted_ooo_bytes += (uint32_t)rel;
-        skip_to(c, d, dir, seq);
+        skip_to(c, d, dir, seq, frame, ts);
         deliver(c, d, dir, p, caplen, len, frame, ts);
         d->next_seq = seq + len;
     }
@@ -271,7 +271,7 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
         /* (bytes the other side holds were received: they go first) */
         if (other->holding && seq_diff(s->ack, other->next_seq) > 0) hold_release(c, other, dir ^ 1);
         while (other->ooo && seq_diff(s->ack, other->next_seq) > 0 && seq_diff(s->ack, other->ooo->seq) >= 0)
-            skip_to(c, other, dir ^ 1, other->ooo->seq);
+            skip_to(c, other, dir ^ 1, other->ooo->seq, s->frame, s->ts_ns);
     }
     uint32_t len = s->len, caplen = s->caplen < s->len ? s->caplen : s->len;
     if (len) {
@@ -313,7 +313,7 @@ void tcp_reasm_segment(const struct tcp_ctx *c, struct tcp_dir *d, int dir, stru
 void tcp_reasm_flush(const struct tcp_ctx *c, struct tcp_dir *d, int dir)
 {
     tcp_reasm_release_hold(c, d, dir);
-    while (d->ooo) skip_to(c, d, dir, d->ooo->seq);
+    while (d->ooo) skip_to(c, d, dir, d->ooo->seq, d->ooo->frame, d->ooo->ts_ns);
 }
 
 void tcp_reasm_release(const struct tcp_ctx *c, struct tcp_dir *d)

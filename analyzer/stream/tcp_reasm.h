@@ -12,9 +12,13 @@
 
 enum tcp_hole_kind { TCP_DATA = 0, TCP_HOLE_TRUNCATED, TCP_HOLE_GAP };
 
-/* One delivery: data (captured bytes) or, when data is NULL, a hole of len.
- * frame/ts_ns: the frame that carried bytes handed over from the queue (they
- * keep the frame they arrived in); 0 for the segment being processed. */
+/* One delivery: data (captured bytes) or, when data is NULL, a hole of len,
+ * with the frame number and time it belongs to (tcp_segment_in.frame/ts_ns
+ * of a segment): bytes that come in order, the segment's; bytes that waited
+ * in the queue for a gap, the segment's that filled it; queued bytes after
+ * bytes declared lost, or held ones let go, their own; a gap, the last
+ * frame this side sent before it (else the first queued after it, else the
+ * segment being processed). */
 typedef void (*tcp_deliver_fn)(void *ctx, int dir, const uint8_t *data, uint32_t len,
                                enum tcp_hole_kind kind, uint64_t frame, int64_t ts_ns);
 

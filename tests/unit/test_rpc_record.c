@@ -26,8 +26,10 @@ static void clear_got(void)
     ngot = 0;
 }
 
-static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
+static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts)
 {
+    (void)frame;
+    (void)ts;
     (void)ctx;
     if (ngot == MAXMSG) { CHECK(!"too many messages"); return; }
     struct got *g = &got[ngot++];

@@ -1,8 +1,8 @@
 /* Record marking with snapshot-length holes (issue 20, "Snaplen"): a message
  * the snaplen cut remembers the frame that delivered its first byte (its
- * record mark and header: rec_dir.head_frame, what the transport dates it
- * by) and says it was cut (snap_cut); a message cut only by a gap, or whole,
- * does not (the transport keeps dating it by its last byte). */
+ * record mark and header: rec_dir.head_frame) and says it was cut
+ * (snap_cut), and is handed over dated by that frame; a message cut only by
+ * a gap, or whole, is dated by its last byte's. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -14,6 +14,8 @@ struct seen {
     uint32_t len[8];
     bool trunc[8], snap_cut[8];
     uint64_t head[8], at[8];
+    uint64_t dated[8];     /* the frame and time it was handed over with (rec_msg_fn) */
+    int64_t dated_ts[8];
 };
 
 struct env {
@@ -24,7 +26,7 @@ struct env {
     struct seen s;
 };
 
-static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
+static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts)
 {
     (void)dir;
     struct env *e = ctx;
@@ -35,6 +37,8 @@ static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
     e->s.snap_cut[i] = e->r.snap_cut;
     e->s.head[i] = e->r.head_frame;
     e->s.at[i] = e->c.frame;
+    e->s.dated[i] = frame;
+    e->s.dated_ts[i] = ts;
 }
 
 static bool plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected)
@@ -105,6 +109,8 @@ static void test_cut_in_every_segment(void)
     CHECK(e.s.snap_cut[0]);
     CHECK_EQ_U(e.s.head[0], 10);      /* the frame of its header */
     CHECK_EQ_U(e.s.at[0], frame - 1); /* not the frame of its last byte */
+    CHECK_EQ_U(e.s.dated[0], 10);     /* dated by its header's frame and time */
+    CHECK_EQ_U(e.s.dated_ts[0], 10000);
     CHECK_EQ_U(e.r.head_ts, 10000);
     CHECK(!e.r.snap_cut);             /* reset for the next message */
     free(b);
@@ -134,6 +140,10 @@ static void test_whole_cut_gap(void)
     CHECK_EQ_U(e.s.head[1], 4);
     CHECK(e.s.trunc[2] && !e.s.snap_cut[2]); /* a gap: dated as before, by its last byte */
     CHECK_EQ_U(e.s.head[2], 5);
+    CHECK_EQ_U(e.s.dated[0], 3);
+    CHECK_EQ_U(e.s.dated[1], 4);
+    CHECK_EQ_U(e.s.dated[2], 7);             /* the frame of its last byte (the hole's) */
+    CHECK_EQ_U(e.s.dated_ts[2], 7000);
     free(a);
     free(c);
     free(d);
@@ -165,10 +175,12 @@ static void test_later_mark_cut(void)
     CHECK_EQ_U(e.s.len[0], 8192);
     CHECK(e.s.trunc[0] && e.s.snap_cut[0]);
     CHECK_EQ_U(e.s.head[0], 20);
+    CHECK_EQ_U(e.s.dated[0], 20);
     at(&e, frame);
     rec_data(&e.c, &e.r, 0, n, 104);
     CHECK_EQ_U(e.s.n, 2);
     CHECK_EQ_U(e.s.len[1], 100);
+    CHECK_EQ_U(e.s.dated[1], frame); /* whole, in one chunk: its frame */
     free(b);
     free(n);
     env_done(&e);

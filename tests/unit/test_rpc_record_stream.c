@@ -58,8 +58,10 @@ static bool walk(const struct ns_msg *m)
     return xdr_ok(&x) && a == 0xfeedf00d && b == 0x600d600d;
 }
 
-static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated)
+static void on_msg(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts)
 {
+    (void)frame;
+    (void)ts;
     (void)ctx, (void)dir;
     out.n++;
     out.len = m->len;
