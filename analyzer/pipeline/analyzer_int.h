@@ -10,13 +10,12 @@
 #include "nfsscope/nfsscope.h"
 #include "rpc_record.h"
 #include "rpc_stage.h"
+#include "tcp_conn.h"
 #include "tcp_reasm.h"
 
-/* A TCP flow off the RPC ports is searched for RPC records this many bytes
- * each way, more than the longest record, then given up (counted in
- * ns_stats.tcp_flows_not_rpc). On an RPC port a flow is never given up.
- * (The default of analyzer_tuning.probe_budget.) */
-#define PROBE_BUDGET (REC_MAX_FRAGMENT + (64u << 10))
+/* The default of analyzer_tuning.probe_budget (stream/tcp_conn.h); a flow
+ * given up is counted in ns_stats.tcp_flows_not_rpc. */
+#define PROBE_BUDGET TCP_CONN_PROBE_BUDGET
 
 /* Capture duplicates: an IP packet seen again within DUP_FRAMES frames and
  * DUP_WINDOW_NS is the same packet captured twice. Linux never resends an

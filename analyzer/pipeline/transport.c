@@ -1,9 +1,11 @@
 /* Frames through the transport stages: link and IP decoding, IP fragment
  * reassembly, flows, TCP reassembly and record marking, or UDP datagrams,
- * down to RPC messages for the RPC stage. The flow being delivered travels
- * with each callback (struct delivery), never through the analyzer, and so
- * do the frame and time of the bytes delivered: the analyzer's clock
- * (frame, now) stays the frame being fed. */
+ * down to RPC messages for the RPC stage. What a TCP segment means for its
+ * connection is decided by the connection policy (stream/tcp_conn.h); this
+ * file wires it to the reassembler and the RPC stage's connection records.
+ * The flow being delivered travels with each callback (struct delivery),
+ * never through the analyzer, and so do the frame and time of the bytes
+ * delivered: the analyzer's clock (frame, now) stays the frame being fed. */
 #include <string.h>
 
 #include "analyzer_int.h"
@@ -13,7 +15,6 @@
 
 #define FRAG_TIMEOUT (30ll * 1000000000ll)
 #define HOUSEKEEPING_EVERY (1000000000ll)
-#define CLOSED_LINGER (5ll * 1000000000ll) /* closed TCP flows absorb late segments this long */
 #define IDLE_TRIM (10ll * 1000000000ll) /* idle connections give back their buffers */
 /* A connection silent this long with no FIN seen is let go (its record stays
  * as a summary, bounded like closed ones): NFSv4 clients renew their lease
@@ -34,7 +35,6 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
                          uint64_t frame, int64_t ts);
 static void on_record(void *ctx, int dir, const struct ns_msg *m, bool truncated, uint64_t frame, int64_t ts);
 static bool on_plausible(void *ctx, int dir, const uint8_t *p, uint32_t n, uint32_t len, bool expected);
-static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow *f);
 static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial);
 
 static struct tcp_ctx tcp_ctx_of(struct delivery *d)
@@ -50,7 +50,7 @@ static struct rec_ctx rec_ctx_of(struct delivery *d, uint64_t frame, int64_t ts)
 
 static struct ns_conn *flow_conn_of(struct ns_analyzer *a, const struct flow *f)
 {
-    return f->conn_id ? rpc_stage_conn(a->rpc, f->conn_id) : NULL;
+    return f->rpc.conn_id ? rpc_stage_conn(a->rpc, f->rpc.conn_id) : NULL;
 }
 
 /* A TCP segment of a connection known to carry RPC: frames and bytes each way. */
@@ -59,11 +59,12 @@ static void count_segment(struct ns_conn *c, const struct flow *f, int side, uin
 {
     c->frames++;
     c->last_ts_ns = now;
-    if (side == f->server) c->bytes_to_client += wire; else c->bytes_to_server += wire;
+    if (side == flow_server(f)) c->bytes_to_client += wire; else c->bytes_to_server += wire;
     if (flags & TH_FIN) c->closed = true; /* an RST closes it only when accepted */
 }
 
-static void release_flow(struct ns_analyzer *a, struct flow *f)
+/* Give back what reassembly and record marking hold (a partial message is dropped). */
+static void release_buffers(struct ns_analyzer *a, struct flow *f)
 {
     struct delivery dv = {a, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
@@ -72,6 +73,11 @@ static void release_flow(struct ns_analyzer *a, struct flow *f)
         tcp_reasm_release(&tc, &f->tcp[d]);
         rec_release(&rc, &f->rec[d]);
     }
+}
+
+static void release_flow(struct ns_analyzer *a, struct flow *f)
+{
+    release_buffers(a, f);
     rpc_stage_flow_gone(a->rpc, f); /* its connection record may now be a closed summary */
 }
 
@@ -87,7 +93,7 @@ static void release_cb(void *ctx, struct flow *f) { release_flow(ctx, f); }
 static void retire_cb(void *ctx, struct flow *f)
 {
     struct ns_analyzer *a = ctx;
-    if (f->conn_id) a->st.flows_retired_idle++; /* a connection; a flow never seen carrying RPC is none */
+    if (f->rpc.conn_id) a->st.flows_retired_idle++; /* a connection; a flow never seen carrying RPC is none */
     release_flow(a, f);
 }
 
@@ -98,7 +104,7 @@ static void trim_cb(void *ctx, struct flow *f)
     struct tcp_ctx tc = tcp_ctx_of(&dv);
     for (int d = 0; d < 2; d++) {
         /* bytes held for the other side's that never came: they go now */
-        if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO) tcp_reasm_release_hold(&tc, &f->tcp[d], d);
+        if (f->key.proto == 6 && !f->tcp_conn.not_rpc) tcp_reasm_release_hold(&tc, &f->tcp[d], d);
         rec_trim(&rc, &f->rec[d]);
     }
 }
@@ -111,7 +117,7 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     struct delivery *dv = ctx;
     struct ns_analyzer *a = dv->a;
     struct flow *f = dv->f;
-    if (f->rpc == FLOW_RPC_NO) return;
+    if (f->tcp_conn.not_rpc) return;
     /* Bytes that waited in the queue keep their frame; their time is never
      * past the clock (which may have gone back to the capture's start). */
     struct rpc_at at = {frame, ts < a->now ? ts : a->now};
@@ -124,17 +130,12 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
         if (kind == TCP_HOLE_GAP) c->gaps++;
     }
     struct rec_dir *r = &f->rec[dir];
-    bool rpc_port = rpc_port_tcp(a, f);
     if (data) {
-        if (f->rpc == FLOW_RPC_UNKNOWN && !rpc_port) {
-            r->probe_bytes += len;
-            if (r->probe_bytes > a->probe_budget) { /* a longest record and more, and no RPC: stop looking */
-                a->st.tcp_flows_not_rpc++;
-                f->rpc = FLOW_RPC_NO;
-                release_flow(a, f);
-                a->delivering = outer;
-                return;
-            }
+        if (!tcp_conn_probe(f, dir, len, a->probe_budget)) { /* no RPC in the budget: stop looking */
+            a->st.tcp_flows_not_rpc++;
+            release_flow(a, f);
+            a->delivering = outer;
+            return;
         }
         rec_data(&rc, r, dir, data, len);
     } else if (kind == TCP_HOLE_TRUNCATED) {
@@ -144,7 +145,7 @@ static void on_tcp_bytes(void *ctx, int dir, const uint8_t *data, uint32_t len, 
     }
     /* Bytes skipped looking for a record count once the flow is RPC (or on
      * an RPC port); a flow given up as not RPC is counted as such instead. */
-    if (r->unsynced && (f->rpc == FLOW_RPC_YES || rpc_port)) {
+    if (r->unsynced && tcp_conn_counts_unsynced(f)) {
         a->st.tcp_bytes_unsynced += r->unsynced;
         r->unsynced = 0;
     }
@@ -175,39 +176,12 @@ static bool on_skippable(void *ctx, int dir, const struct ns_msg *trial)
 
 static bool well_known(uint16_t port) { return port == 2049 || port == 111; }
 
-/* TCP ports known to carry RPC: NFS, portmap/rpcbind, mountd, and the ports
- * the user names (ns_config.rpc_ports). */
-static bool rpc_port_num(const struct ns_analyzer *a, uint16_t port)
+/* Is either port of a TCP flow known to carry RPC (tcp_conn_rpc_port, with
+ * the ports the user names: ns_config.rpc_ports)? */
+static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow_key *k)
 {
-    if (well_known(port) || port == 20048) return true;
-    for (size_t i = 0; i < sizeof a->cfg.rpc_ports / sizeof a->cfg.rpc_ports[0]; i++)
-        if (a->cfg.rpc_ports[i] && a->cfg.rpc_ports[i] == port) return true;
-    return false;
-}
-
-static bool rpc_port_tcp(const struct ns_analyzer *a, const struct flow *f)
-{
-    return rpc_port_num(a, f->key.port[0]) || rpc_port_num(a, f->key.port[1]);
-}
-
-static void start_flow(struct ns_analyzer *a, struct flow *f, bool syn)
-{
-    bool known = rpc_port_tcp(a, f);
-    f->mid_stream = !syn;
-    for (int d = 0; d < 2; d++) rec_init(&f->rec[d], syn && known);
-}
-
-/* A segment of a closed flow that continues either side's stream, shortly
- * after the close: the capture put it after the RST or FIN that closed the
- * flow (a multi-queue NIC), though it was sent before (a reply the server
- * sent before the client's RST came). Taken as any other. */
-static bool continues_closed(const struct ns_analyzer *a, const struct flow *f, int side, uint32_t seq,
-                             uint32_t wire, uint8_t flags)
-{
-    const struct tcp_dir *d = &f->tcp[side];
-    if (!wire || (flags & (TH_SYN | TH_RST)) || !d->have_seq) return false;
-    if (a->now - f->closed_ts > CLOSED_LINGER) return false;
-    return (int32_t)(seq - d->next_seq) <= 0 && (int32_t)(seq + wire - d->next_seq) > 0;
+    size_t n = sizeof a->cfg.rpc_ports / sizeof a->cfg.rpc_ports[0];
+    return tcp_conn_rpc_port(k->port[0], a->cfg.rpc_ports, n) || tcp_conn_rpc_port(k->port[1], a->cfg.rpc_ports, n);
 }
 
 static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const struct ns_msg *seg)
@@ -233,44 +207,23 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
                          ? flow_lookup(a->flows, &k, a->now, &created)
                          : flow_find(a->flows, &k, a->now);
     if (!f) return;
-    bool syn_only = (flags & (TH_SYN | TH_ACK)) == TH_SYN;
-    if (!created && syn_only && (f->closed || (f->tcp[side].syn_seen && f->tcp[side].isn != seq &&
-                                               !tcp_reasm_syn_stale(&f->tcp[side], seq)))) {
+    if (!created && tcp_conn_reused(f, side, flags, seq)) {
         /* Port reuse: a new connection on the same addresses and ports. */
-        release_flow(a, f);
-        struct flow_key keep = f->key;
-        memset(&f->tcp, 0, sizeof f->tcp);
-        memset(&f->rec, 0, sizeof f->rec);
-        f->key = keep;
-        f->conn_id = 0;
-        f->server = -1;
-        f->rpc = FLOW_RPC_UNKNOWN;
-        f->closed = false;
-        f->released = false;
-        f->closed_ts = 0;
-        f->pre_frames = 0;
-        f->pre_bytes[0] = f->pre_bytes[1] = 0;
-        f->pre_retrans = f->pre_ooo = 0;
+        release_buffers(a, f);
+        rpc_stage_flow_reused(a->rpc, f);
+        tcp_conn_restart(f);
         created = true;
     }
-    if (created) start_flow(a, f, flags & TH_SYN);
+    if (created) tcp_conn_start(f, flags & TH_SYN, rpc_port_tcp(a, &f->key));
     /* Every segment of the connection counts, the last ACK after both FINs
      * and an ignored RST included (as tshark's conversation counts them). */
     uint32_t wire = seg->len - hlen;
     struct ns_conn *c = flow_conn_of(a, f);
-    if (c) {
-        count_segment(c, f, side, wire, flags, a->now);
-    } else {
-        f->pre_frames++;
-        f->pre_bytes[side] += wire;
-    }
-    if (f->rpc == FLOW_RPC_NO) return;
-    if (f->released && !continues_closed(a, f, side, seq, wire, flags)) return;
+    if (c) count_segment(c, f, side, wire, flags, a->now);
+    else tcp_conn_count_early(&f->tcp_conn, side, wire);
+    if (!tcp_conn_takes(f, side, seq, wire, flags, a->now)) return;
     if (flags & TH_RST) {
-        /* RFC 5961 3.2: an RST elsewhere than the next expected byte does not
-         * reset the connection (nor is its payload part of the stream). */
-        if (!tcp_reasm_rst_acceptable(&f->tcp[side], seq)) { a->tcp_st.rst_ignored++; return; }
-        f->closed = true;
+        if (!tcp_conn_rst(f, side, seq, &a->tcp_st)) return; /* not at the next expected byte: ignored */
         if (c) c->closed = true;
     }
 
@@ -288,41 +241,31 @@ static void handle_tcp(struct ns_analyzer *a, const struct net_pkt *p, const str
     /* the connection's own share of the totals (ns_analyzer_conn_tcp) */
     uint64_t d_re = a->tcp_st.retransmitted - retrans, d_oo = a->tcp_st.out_of_order - ooo;
     if (d_re || d_oo) {
-        if (f->conn_id) {
-            rpc_stage_conn_tcp_add(a->rpc, f->conn_id, d_re, d_oo);
-        } else {
-            f->pre_retrans = (uint16_t)(f->pre_retrans + d_re > UINT16_MAX ? UINT16_MAX : f->pre_retrans + d_re);
-            f->pre_ooo = (uint16_t)(f->pre_ooo + d_oo > UINT16_MAX ? UINT16_MAX : f->pre_ooo + d_oo);
-        }
+        if (f->rpc.conn_id) rpc_stage_conn_tcp_add(a->rpc, f->rpc.conn_id, d_re, d_oo);
+        else tcp_conn_count_early_tcp(&f->tcp_conn, d_re, d_oo);
     }
     /* The connection became known with this segment's RPC message: its
      * segments so far (handshake, the first message's) count in it too. */
     if (!c && (c = flow_conn_of(a, f)) != NULL) {
-        c->frames += f->pre_frames;
-        int srv = f->server == 0 ? 0 : 1; /* decided when the record was made */
-        c->bytes_to_client += f->pre_bytes[srv];
-        c->bytes_to_server += f->pre_bytes[srv ^ 1];
-        f->pre_frames = 0;
-        f->pre_bytes[0] = f->pre_bytes[1] = 0;
-        if (f->pre_retrans || f->pre_ooo) rpc_stage_conn_tcp_add(a->rpc, f->conn_id, f->pre_retrans, f->pre_ooo);
-        f->pre_retrans = f->pre_ooo = 0;
+        struct tcp_conn_early e = tcp_conn_take_early(&f->tcp_conn);
+        c->frames += e.frames;
+        int srv = flow_server(f) == 0 ? 0 : 1; /* decided when the record was made */
+        c->bytes_to_client += e.bytes[srv];
+        c->bytes_to_server += e.bytes[srv ^ 1];
+        if (e.retrans || e.ooo) rpc_stage_conn_tcp_add(a->rpc, f->rpc.conn_id, e.retrans, e.ooo);
     }
-    if (f->tcp[0].fin_seen && f->tcp[1].fin_seen) f->closed = true;
-    if (f->closed) {
+    if (tcp_conn_ended(f)) {
         /* Nothing more should come: hand over what waits and give back the
          * buffers now, so memory follows open connections, not capture
          * length. A message still arriving keeps its buffer (a late segment
-         * may end it) until the flow lingers out (CLOSED_LINGER). */
+         * may end it) until the flow lingers out (TCP_CONN_LINGER). */
         for (int d = 0; d < 2; d++) {
             tcp_reasm_flush(&tc, &f->tcp[d], d);
             struct rec_ctx rc = rec_ctx_of(&dv, a->frame, a->now);
             rec_trim(&rc, &f->rec[d]);
         }
-        if (!f->released) {
-            rpc_stage_flow_gone(a->rpc, f); /* its connection record may now be a closed summary */
-            f->released = true;
-            f->closed_ts = a->now;
-        }
+        /* its connection record may now be a closed summary */
+        if (tcp_conn_release(f, a->now)) rpc_stage_flow_gone(a->rpc, f);
     }
 }
 
@@ -387,8 +330,7 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     bool created;
     struct flow *f = flow_lookup(a->flows, &k, a->now, &created);
     if (!f) return;
-    if (created) f->mid_stream = false;
-    if (!f->conn_id && !looks) { a->st.udp_not_rpc++; return; } /* on an RPC port, not RPC */
+    if (!f->rpc.conn_id && !looks) { a->st.udp_not_rpc++; return; } /* on an RPC port, not RPC */
     bool truncated = false;
     for (uint32_t i = 0; i < n; i++) if (!spans[i].data) truncated = true;
     struct rpc_at at = {a->frame, a->now};
@@ -396,7 +338,7 @@ static void handle_udp(struct ns_analyzer *a, const struct net_pkt *p, const str
     struct ns_conn *c = flow_conn_of(a, f);
     if (c) {
         c->frames++;
-        if (side == f->server) c->bytes_to_client += m.len; else c->bytes_to_server += m.len;
+        if (side == flow_server(f)) c->bytes_to_client += m.len; else c->bytes_to_server += m.len;
         if (truncated) c->missing_bytes += m.len;
     }
 }
@@ -425,7 +367,7 @@ void transport_housekeeping(struct ns_analyzer *a, bool force)
     a->last_expire = a->now;
     ipfrag_expire(a->frags, a->now, FRAG_TIMEOUT);
     rpc_stage_flush(a->rpc, a->now, 0);
-    struct flow_sweep_rules rules = {CLOSED_LINGER, IDLE_TRIM, IDLE_RETIRE, release_cb, trim_cb, retire_cb, a};
+    struct flow_sweep_rules rules = {TCP_CONN_LINGER, IDLE_TRIM, IDLE_RETIRE, release_cb, trim_cb, retire_cb, a};
     flow_sweep(a->flows, a->now, SWEEP_PER_TICK, &rules);
 }
 
@@ -522,7 +464,7 @@ static void flush_flow(void *ctx, struct flow *f)
 {
     struct delivery dv = {ctx, f};
     struct tcp_ctx tc = tcp_ctx_of(&dv);
-    if (f->key.proto == 6 && f->rpc != FLOW_RPC_NO && !f->released) {
+    if (f->key.proto == 6 && !f->tcp_conn.not_rpc && !f->tcp_conn.released) {
         for (int d = 0; d < 2; d++) {
             tcp_reasm_flush(&tc, &f->tcp[d], d);
             /* a call whose record was still arriving when the capture ended */

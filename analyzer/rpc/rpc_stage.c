@@ -95,7 +95,17 @@ void rpc_stage_conn_tcp_add(struct rpc_stage *r, uint32_t id, uint64_t retrans, 
 {
     conn_table_tcp_add(r->conns, id, retrans, ooo);
 }
-void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f) { if (f->conn_id) conn_table_flow_gone(r->conns, f->conn_id); }
+void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f)
+{
+    if (f->rpc.conn_id) conn_table_flow_gone(r->conns, f->rpc.conn_id);
+}
+
+void rpc_stage_flow_reused(struct rpc_stage *r, struct flow *f)
+{
+    rpc_stage_flow_gone(r, f);
+    f->rpc = (struct flow_rpc){0};
+}
+
 uint64_t rpc_stage_conns_dropped(const struct rpc_stage *r) { return conn_table_dropped(r->conns); }
 const struct ns_conn *rpc_stage_conns_dropped_sum(const struct rpc_stage *r) { return conn_table_dropped_sum(r->conns); }
 uint32_t rpc_stage_conns_kept(const struct rpc_stage *r) { return conn_table_kept(r->conns); }
@@ -111,28 +121,34 @@ void rpc_stage_flush(struct rpc_stage *r, int64_t now_ns, int64_t timeout_ns)
 
 static bool server_port(uint16_t p) { return p == PORT_NFS || p == PORT_PORTMAP; }
 
+/* The side of the server: known, else decided by the ports (NFS, portmap)
+ * or by who sent this message (a call goes to the server). */
+static int server_side(const struct flow *f, int sender, bool is_call)
+{
+    if (flow_server(f) >= 0) return flow_server(f);
+    bool s0 = server_port(f->key.port[0]), s1 = server_port(f->key.port[1]);
+    if (s0 != s1) return s0 ? 0 : 1;
+    return is_call ? sender ^ 1 : sender;
+}
+
 /* Decide which side is the server if not known yet. */
 static void decide_server(struct flow *f, int sender, bool is_call)
 {
-    if (f->server >= 0) return;
-    bool s0 = server_port(f->key.port[0]), s1 = server_port(f->key.port[1]);
-    if (s0 != s1) f->server = s0 ? 0 : 1;
-    else f->server = (int8_t)(is_call ? sender ^ 1 : sender);
+    if (!f->rpc.server1) f->rpc.server1 = (uint8_t)(server_side(f, sender, is_call) + 1);
 }
 
 /* The connection record of a flow, created on its first RPC message. */
 static struct ns_conn *flow_conn(struct rpc_stage *r, struct flow *f, int64_t now)
 {
-    if (f->conn_id) return rpc_stage_conn(r, f->conn_id);
+    if (f->rpc.conn_id) return rpc_stage_conn(r, f->rpc.conn_id);
     struct ns_conn *c = conn_table_add(r->conns);
     if (!c) { r->conns_over_cap++; return NULL; }
     c->transport = f->key.proto;
-    flow_endpoint(&f->key, f->server ^ 1, &c->client);
-    flow_endpoint(&f->key, f->server, &c->server);
+    flow_endpoint(&f->key, flow_server(f) ^ 1, &c->client);
+    flow_endpoint(&f->key, flow_server(f), &c->server);
     c->first_ts_ns = c->last_ts_ns = now;
-    c->mid_stream = f->mid_stream;
-    f->conn_id = c->id;
-    f->rpc = FLOW_RPC_YES;
+    c->mid_stream = f->tcp_conn.mid_stream;
+    f->rpc.conn_id = c->id;
     return c;
 }
 
@@ -145,7 +161,7 @@ static uint64_t scope_of(const struct flow *f, uint32_t conn_id, bool backchanne
     if (f->key.proto == 6) {
         h = (uint64_t)conn_id << 8 | 2;
     } else {
-        int s = f->server;
+        int s = flow_server(f);
         h = 1469598103934665603ULL;
         const uint8_t *parts[2] = {f->key.addr[s ^ 1], f->key.addr[s]};
         for (int k = 0; k < 2; k++)
@@ -182,7 +198,7 @@ static void txn_cred_set(struct ns_txn *t, const struct rpc_hdr *h)
 static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
                     const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
-    bool bc = side == f->server;
+    bool bc = side == flow_server(f);
     uint64_t scope = scope_of(f, c->id, bc);
     r->st->rpc_calls++;
     c->calls++;
@@ -261,7 +277,7 @@ static void on_call(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int 
 static void on_call_cut(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, const struct rpc_hdr *h,
                         const struct ns_msg *m, const struct rpc_at *at)
 {
-    bool bc = side == f->server;
+    bool bc = side == flow_server(f);
     uint64_t scope = scope_of(f, c->id, bc);
     struct ns_txn *t = txn_find(r->txns, scope, h->xid);
     if (t && t->call_frame) return; /* a cut copy of a call already seen */
@@ -339,7 +355,7 @@ static void ops_from_reply(struct rpc_stage *r, struct ns_txn *t)
 static void on_reply(struct rpc_stage *r, struct flow *f, struct ns_conn *c, int side, struct rpc_hdr *h,
                      const struct ns_msg *m, bool truncated, const struct rpc_at *at)
 {
-    bool bc = side != f->server; /* a reply from the client answers a callback */
+    bool bc = side != flow_server(f); /* a reply from the client answers a callback */
     uint64_t scope = scope_of(f, c->id, bc);
     r->st->rpc_replies++;
     c->replies++;
@@ -497,11 +513,11 @@ bool rpc_stage_plausible(struct rpc_stage *r, const struct flow *f, int side, co
      * occur inside calls (program numbers). Before that (picked up
      * mid-stream: its call may have been before the capture), a reply from
      * the server (its port, or the side the connection's calls went to) is. */
-    if (f->conn_id) {
-        bool bc = f->server >= 0 && side != f->server;
-        if (txn_find(r->txns, scope_of(f, f->conn_id, bc), xid)) return true;
+    if (f->rpc.conn_id) {
+        bool bc = flow_server(f) >= 0 && side != flow_server(f);
+        if (txn_find(r->txns, scope_of(f, f->rpc.conn_id, bc), xid)) return true;
         if (f->rec[side].synced_once) return false;
-        if (f->server >= 0 && side == f->server) return true;
+        if (flow_server(f) >= 0 && side == flow_server(f)) return true;
     }
     return server_port(f->key.port[side]);
 }
@@ -511,18 +527,17 @@ bool rpc_stage_skippable(struct rpc_stage *r, const struct flow *f, int side, co
     struct rpc_hdr h;
     if (rpc_parse_header(m, &h) < 0) return false;
     if (h.msgtype == RPC_CALL) {
-        struct flow g = {.key = f->key, .server = f->server};
-        decide_server(&g, side, true); /* as rpc_stage_message will */
+        int server = server_side(f, side, true); /* as rpc_stage_message will decide */
         if (h.cred_flavor == AUTH_RPCSEC_GSS) {
             if (h.gss_proc != RPCSEC_GSS_DATA || h.gss_service == 3) return true; /* opaque: not decoded */
             if (!rpc_unwrap_gss(&h, h.gss_service)) return false;
         }
-        return rpc_skip_call_ok(&h.body, side == g.server, h.prog, h.vers, h.proc);
+        return rpc_skip_call_ok(&h.body, side == server, h.prog, h.vers, h.proc);
     }
-    if (!f->conn_id || f->server < 0) return true; /* no call known: an orphan, results not decoded */
-    bool bc = side != f->server;
-    const struct ns_txn *t = txn_find(r->txns, scope_of(f, f->conn_id, bc), h.xid);
-    if (!t && txn_tomb_find(r->txns, scope_of(f, f->conn_id, bc), h.xid, NULL, false))
+    if (!f->rpc.conn_id || flow_server(f) < 0) return true; /* no call known: an orphan, results not decoded */
+    bool bc = side != flow_server(f);
+    const struct ns_txn *t = txn_find(r->txns, scope_of(f, f->rpc.conn_id, bc), h.xid);
+    if (!t && txn_tomb_find(r->txns, scope_of(f, f->rpc.conn_id, bc), h.xid, NULL, false))
         return false; /* the late reply of an evicted call: its results are decoded without the call's state */
     if (!t || t->reply_frame || h.reply_stat != 0 || h.stat != 0) return true; /* results not decoded */
     if (t->auth_flavor == AUTH_RPCSEC_GSS) {

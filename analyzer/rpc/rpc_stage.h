@@ -1,7 +1,9 @@
 /* The RPC stage: RPC messages of a flow in, transactions out. It owns the
  * connection records and the table of outstanding calls; it decides which
  * side is the server, matches replies to calls by XID and tells a sink what
- * happened, in packet order. It knows nothing of the analyzers behind it. */
+ * happened, in packet order. It knows nothing of the analyzers behind it.
+ * Of a flow it writes only its own part, struct flow_rpc (flow.h): the
+ * connection id and the server's side. */
 #ifndef NFSSCOPE_RPC_STAGE_H
 #define NFSSCOPE_RPC_STAGE_H
 #include <stdbool.h>
@@ -78,6 +80,11 @@ void rpc_stage_conn_tcp_add(struct rpc_stage *r, uint32_t id, uint64_t retrans, 
 /* The flow is gone (closed, evicted or reused): its record may become a
  * closed-connection summary. Idempotent. */
 void rpc_stage_flow_gone(struct rpc_stage *r, const struct flow *f);
+/* The flow's addresses and ports carry a new connection (TCP port reuse):
+ * the record stays the old connection's (gone) and the flow's RPC part
+ * (struct flow_rpc, the stage's own) is cleared, so the next message makes
+ * a new record and decides the server again. */
+void rpc_stage_flow_reused(struct rpc_stage *r, struct flow *f);
 /* Closed connection records dropped by the cap, their figures added up,
  * and the records kept now. */
 uint64_t rpc_stage_conns_dropped(const struct rpc_stage *r);

@@ -5,6 +5,10 @@
 
 #define NIL 0u /* indexes are stored +1 so that 0 means none */
 
+/* A flow's size is what a flood of connections under a memory cap counts
+ * in (e2e.floods.many_short_conns): new state goes in padding. */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct flow) <= 680, "struct flow grew");
+
 struct flow_table {
     struct memcap *mc;
     flow_evict_fn on_evict;
@@ -272,7 +276,6 @@ struct flow *flow_lookup(struct flow_table *t, const struct flow_key *k, int64_t
     memset(f, 0, sizeof *f);
     f->key = *k;
     f->in_use = true;
-    f->server = -1;
     f->last_ts = ts;
     f->hnext = t->bucket[h];
     t->bucket[h] = i;

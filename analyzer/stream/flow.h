@@ -8,6 +8,7 @@
 #include "memcap.h"
 #include "nfsscope/stats.h"
 #include "rpc_record.h"
+#include "tcp_conn.h"
 #include "tcp_reasm.h"
 
 struct flow_key {
@@ -17,26 +18,36 @@ struct flow_key {
     uint8_t addr[2][16];
 };
 
-enum flow_rpc { FLOW_RPC_UNKNOWN = 0, FLOW_RPC_YES, FLOW_RPC_NO };
+/* The RPC stage's part of a flow: rpc/rpc_stage.c alone writes it (it is
+ * declared here because stream/ sees no header of rpc/). All zero in a new
+ * flow: no connection record, server unknown. */
+struct flow_rpc {
+    uint32_t conn_id;       /* its connection record (c1, c2, ...); 0 until the flow carries RPC */
+    uint8_t server1;        /* side index of the server plus one; 0 unknown (flow_server) */
+};
 
+/* A flow: the table's own fields, then one part per module that keeps state
+ * in it, each written by that module alone. A new flow is all zero but its
+ * key (and the table's fields); a TCP flow is then started by the
+ * connection policy (tcp_conn_start). */
 struct flow {
+    /* the table's (flow.c) */
     struct flow_key key;
     uint32_t hnext;         /* hash chain (index + 1; 0 = end) */
     uint32_t lru_prev, lru_next;
-    uint32_t conn_id;       /* 0 until the flow carries RPC */
-    int8_t server;          /* side index of the server, -1 unknown */
-    uint8_t rpc;            /* enum flow_rpc */
-    bool in_use, closed, mid_stream;
-    bool released;          /* closed: buffers given back (a late segment continuing a stream may re-grow them) */
-    uint32_t pre_frames;    /* TCP segments before the connection was known to carry RPC */
-    uint16_t pre_retrans, pre_ooo; /* ... retransmitted and out-of-order ones (ns_conn_tcp; in what was
-                                    * padding: a flow costs the memory cap what it did) */
-    uint64_t pre_bytes[2];  /* their payload bytes, by sending side */
-    int64_t last_ts;
-    int64_t closed_ts;      /* when it was closed (released) */
-    struct tcp_dir tcp[2];  /* indexed by sending side */
-    struct rec_dir rec[2];
+    bool in_use;
+    bool closed;            /* the connection ended (set by its policy, tcp_conn.c): such flows are evicted
+                             * first and removed after flow_sweep_rules.linger_ns */
+    int64_t last_ts;        /* last looked up */
+    /* the parts */
+    struct flow_rpc rpc;        /* the RPC stage (rpc/rpc_stage.c) */
+    struct tcp_conn tcp_conn;   /* the TCP connection policy (tcp_conn.c) */
+    struct tcp_dir tcp[2];      /* TCP reassembly (tcp_reasm.c), by sending side */
+    struct rec_dir rec[2];      /* ONC RPC record marking (rpc_record.c), by sending side */
 };
+
+/* Side index of the flow's server, -1 while unknown. */
+static inline int flow_server(const struct flow *f) { return (int)f->rpc.server1 - 1; }
 
 struct flow_table;
 

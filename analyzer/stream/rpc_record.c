@@ -35,7 +35,7 @@ void rec_init(struct rec_dir *r, bool in_sync)
     r->alt = REC_ALT_OFF;
     r->alt_have = 0;
     r->alt_pos = 0;
-    r->unsynced = r->probe_bytes = 0;
+    r->unsynced = 0;
 }
 
 static void reset_msg(const struct rec_ctx *c, struct rec_dir *r)

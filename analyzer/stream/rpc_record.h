@@ -94,7 +94,6 @@ struct rec_dir {
     uint64_t alt_pos;     /* REC_ALT_SCAN: next position to scan; FOLLOW: position of the next mark */
     struct rec_scan alt_scan;
     uint64_t unsynced;    /* data bytes skipped looking for a record, not yet taken into the counters */
-    uint64_t probe_bytes; /* the transport's: data bytes seen while the flow is not known to carry RPC */
 };
 
 struct rec_stats {

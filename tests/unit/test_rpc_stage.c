@@ -85,8 +85,7 @@ static void make_flow(struct flow *f, uint8_t proto, uint16_t port, uint16_t dpo
 {
     memset(f, 0, sizeof *f);
     struct ns_addr c = {4, {10, 0, 0, 1}}, s = {4, {10, 0, 0, 2}};
-    flow_key_make(&f->key, proto, &c, port, &s, dport, client_side);
-    f->server = -1;
+    flow_key_make(&f->key, proto, &c, port, &s, dport, client_side); /* all else zero: a new flow */
 }
 
 static struct rpc_stage *stage(struct memcap *mc, struct ns_stats *st)
@@ -121,7 +120,7 @@ static void test_tcp_matching(void)
     send(r, &f, cs, &b, 7);                 /* XID 8 reused for MOUNT: a new call */
     rpc_stage_flush(r, 8 * MS, -1);
 
-    CHECK_EQ_U(f.server, cs ^ 1);           /* port 2049 is the server */
+    CHECK_EQ_U(flow_server(&f), cs ^ 1);   /* port 2049 is the server */
     CHECK_EQ_U(rpc_stage_conn_count(r), 1);
     const struct ns_conn *c = rpc_stage_conn(r, 1);
     CHECK(c && c->calls == 4 && c->replies == 3);
@@ -225,7 +224,7 @@ static void test_conns_never_move(void)
     CHECK(first == rpc_stage_conn(r, 1));   /* same address after 999 more */
     CHECK_EQ_U(rpc_stage_conn(r, 1000)->id, 1000);
     CHECK(rpc_stage_conn(r, 0) == NULL && rpc_stage_conn(r, 1001) == NULL);
-    CHECK_EQ_U(f[999].conn_id, 1000);
+    CHECK_EQ_U(f[999].rpc.conn_id, 1000);
     rpc_stage_free(r);
     stats_free(&st, &mc);
     CHECK_EQ_U(mc.total_used, 0);
@@ -300,7 +299,7 @@ static void test_closed_conns_bounded(void)
     make_flow(&g, 6, 7000, 2049, &cs);
     call_msg(&b, 9999, 100003, 3, 0);
     send(r, &g, cs, &b, 6000);
-    CHECK_EQ_U(g.conn_id, 5001);
+    CHECK_EQ_U(g.rpc.conn_id, 5001);
     CHECK_EQ_U(rpc_stage_conns_kept(r), kept_before + 1);
     CHECK(mc.used[MEM_FLOWS] <= mc.cap[MEM_FLOWS]);
     rpc_stage_free(r);
