@@ -41,14 +41,20 @@ int rpc_parse_header(const struct ns_msg *m, struct rpc_hdr *h)
             uint32_t n = xdr_opaque(&c, h->gss_handle, RPC_GSS_HANDLE_KEEP, RPC_AUTH_MAX);
             if (xdr_ok(&c)) h->gss_handle_len = (uint8_t)(n < RPC_GSS_HANDLE_KEEP ? n : RPC_GSS_HANDLE_KEEP);
         } else if (h->cred_flavor == AUTH_SYS) {
-            /* authsys_parms: stamp, machinename<255>, uid, gid, gids<16> */
-            struct xdr c;
-            xdr_sub(x, clen, &c);
-            xdr_u32(&c);
-            xdr_skip_opaque(&c, 255);
-            h->uid = xdr_u32(&c);
-            h->gid = xdr_u32(&c);
-            h->has_unix = xdr_ok(&c);
+            /* authsys_parms: stamp, machinename<255>, uid, gid, gids<16>;
+             * read in place when the credential lies in one captured run */
+            uint32_t run;
+            const uint8_t *p = xdr_captured_run(x, &run);
+            if (p && run >= clen && clen >= 16) {
+                uint32_t nl = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
+                uint32_t at = 8 + ((nl + 3) & ~3u);
+                if (nl <= 255 && at + 8 <= clen) {
+                    h->uid = (uint32_t)p[at] << 24 | (uint32_t)p[at + 1] << 16 | (uint32_t)p[at + 2] << 8 | p[at + 3];
+                    at += 4;
+                    h->gid = (uint32_t)p[at] << 24 | (uint32_t)p[at + 1] << 16 | (uint32_t)p[at + 2] << 8 | p[at + 3];
+                    h->has_unix = true;
+                }
+            }
         }
         xdr_skip(x, (clen + 3) & ~3u);
         skip_auth(x, &h->verf_flavor);

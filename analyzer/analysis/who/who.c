@@ -75,6 +75,21 @@ void who_on_reply(struct who *w, struct ns_txn *t, bool dup)
     if (fh && len) who_point_file(w, t, fh, len);
 }
 
+/* The row of key: the one asked for last (most transactions come from
+ * the same client and user as the one before) or looked up. */
+static uint32_t who_get_cached(struct who_table *t, struct who_last *last, const uint8_t *key, uint32_t n)
+{
+    if (last->len == n && memcmp(last->key, key, n) == 0 && who_live(t, last->idx, last->gen)) return last->idx;
+    bool fresh;
+    uint32_t i = who_get(t, key, n, who_hash(key, n), &fresh);
+    if (i == WHO_NONE) return i;
+    last->len = (uint8_t)n;
+    memcpy(last->key, key, n);
+    last->idx = i;
+    last->gen = who_rec(t, i)->gen;
+    return i;
+}
+
 static uint32_t addr_key(const struct ns_addr *a, uint8_t *key)
 {
     key[0] = a->family;
@@ -83,7 +98,9 @@ static uint32_t addr_key(const struct ns_addr *a, uint8_t *key)
     return n + 1;
 }
 
-static void count_file(struct who *w, const struct ns_txn *t, const struct ns_conn *c)
+static uint32_t count_client(struct who *w, const struct ns_conn *c, const struct who_sample *x);
+
+static void count_file(struct who *w, const struct ns_txn *t, uint32_t client, const struct who_sample *x)
 {
     const struct txn_internal *in = txn_internal_const(t);
     if (!in->who_file) return;
@@ -93,17 +110,16 @@ static void count_file(struct who *w, const struct ns_txn *t, const struct ns_co
         return;
     }
     struct file_rec *f = who_payload(&w->files, i);
-    who_stats_add(&f->s, t);
-    if (!c) return;
-    uint8_t key[17];
-    uint32_t h = who_hash(key, addr_key(&c->client.addr, key));
+    who_stats_add(&f->s, x);
+    if (client == WHO_NONE) return;
+    uint32_t h = client ^ w->clients.evicted << 20; /* the client's row: a new id once rows were reused */
     for (unsigned k = 0; k < f->nclients; k++)
         if (f->client[k] == h) return;
     if (f->nclients < WHO_FILE_CLIENTS) f->client[f->nclients++] = h;
     else f->clients_more = true;
 }
 
-static void count_user(struct who *w, const struct ns_txn *t)
+static void count_user(struct who *w, const struct ns_txn *t, const struct who_sample *x)
 {
     const struct txn_internal *in = txn_internal_const(t);
     uint8_t key[1 + 16];
@@ -127,26 +143,27 @@ static void count_user(struct who *w, const struct ns_txn *t)
     default:
         return; /* no call seen: whose it was is unknown */
     }
-    bool fresh;
-    uint32_t i = who_get(&w->users, key, n, who_hash(key, n), &fresh);
-    if (i != WHO_NONE) who_stats_add(who_payload(&w->users, i), t);
+    uint32_t i = who_get_cached(&w->users, &w->last_user, key, n);
+    if (i != WHO_NONE) who_stats_add(who_payload(&w->users, i), x);
 }
 
-static void count_client(struct who *w, const struct ns_txn *t, const struct ns_conn *c)
+static uint32_t count_client(struct who *w, const struct ns_conn *c, const struct who_sample *x)
 {
-    if (!c) return;
+    if (!c) return WHO_NONE;
     uint8_t key[17];
     uint32_t n = addr_key(&c->client.addr, key);
-    bool fresh;
-    uint32_t i = who_get(&w->clients, key, n, who_hash(key, n), &fresh);
-    if (i != WHO_NONE) who_stats_add(who_payload(&w->clients, i), t);
+    uint32_t i = who_get_cached(&w->clients, &w->last_client, key, n);
+    if (i != WHO_NONE) who_stats_add(who_payload(&w->clients, i), x);
+    return i;
 }
 
 void who_on_done(struct who *w, const struct ns_txn *t, const struct ns_conn *c)
 {
-    count_file(w, t, c);
-    count_user(w, t);
-    count_client(w, t, c);
+    struct who_sample x;
+    who_sample_of(&x, t);
+    uint32_t client = count_client(w, c, &x);
+    count_file(w, t, client, &x);
+    count_user(w, t, &x);
 }
 
 uint32_t who_file_slots(const struct who *w) { return w->files.n; }

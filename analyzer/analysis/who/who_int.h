@@ -50,6 +50,12 @@ struct run {
     uint8_t primary_len;
 };
 
+struct who_last {
+    uint8_t len;
+    uint8_t key[17];
+    uint32_t idx, gen;
+};
+
 struct who {
     struct memcap *mc;
     struct path_map *pm;
@@ -61,6 +67,7 @@ struct who {
     bool pending_refused;
     struct run run;
     uint64_t pending_evicted, txns_unattributed;
+    struct who_last last_user, last_client; /* the rows counted last */
 };
 
 /* who_names.c */

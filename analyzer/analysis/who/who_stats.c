@@ -47,23 +47,30 @@ static uint64_t bucket_mid_us(unsigned b)
     return lo + (1ull << (lg - 2)) / 2;
 }
 
-void who_stats_add(struct who_stats *s, const struct ns_txn *t)
+void who_sample_of(struct who_sample *x, const struct ns_txn *t)
+{
+    x->bytes = (uint64_t)(t->call_frame ? t->call_bytes : 0) + (t->reply_frame ? t->reply_bytes : 0);
+    x->error = who_txn_error(t);
+    who_txn_io(t, &x->read, &x->write);
+    int64_t lat = ns_txn_latency_ns(t);
+    x->answered = lat >= 0;
+    x->lat_ns = x->answered ? (uint64_t)lat : 0;
+    x->bucket = x->answered ? (uint8_t)bucket_of(x->lat_ns) : 0;
+}
+
+void who_stats_add(struct who_stats *s, const struct who_sample *x)
 {
     s->calls++;
-    s->bytes += (uint64_t)(t->call_frame ? t->call_bytes : 0) + (t->reply_frame ? t->reply_bytes : 0);
-    if (who_txn_error(t)) s->errors++;
-    uint64_t r, w;
-    who_txn_io(t, &r, &w);
-    s->read_bytes += r;
-    s->write_bytes += w;
-    int64_t lat = ns_txn_latency_ns(t);
-    if (lat < 0) return;
-    uint64_t ns = (uint64_t)lat;
-    s->time_ns += ns;
-    if (!s->answered || ns < s->min_ns) s->min_ns = ns;
-    if (ns > s->max_ns) s->max_ns = ns;
+    s->bytes += x->bytes;
+    s->errors += x->error;
+    s->read_bytes += x->read;
+    s->write_bytes += x->write;
+    if (!x->answered) return;
+    s->time_ns += x->lat_ns;
+    if (!s->answered || x->lat_ns < s->min_ns) s->min_ns = x->lat_ns;
+    if (x->lat_ns > s->max_ns) s->max_ns = x->lat_ns;
     s->answered++;
-    s->hist[bucket_of(ns)]++;
+    s->hist[x->bucket]++;
 }
 
 uint64_t who_stats_pct_us(const struct who_stats *s, double p)

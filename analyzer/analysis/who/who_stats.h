@@ -26,7 +26,14 @@ struct who_stats {
 bool who_txn_error(const struct ns_txn *t);
 /* Bytes of data a READ returned / a WRITE wrote (0 for other operations). */
 void who_txn_io(const struct ns_txn *t, uint64_t *read, uint64_t *write);
-void who_stats_add(struct who_stats *s, const struct ns_txn *t);
+/* What one transaction adds to every row it counts in, worked out once. */
+struct who_sample {
+    uint64_t bytes, read, write, lat_ns;
+    bool error, answered;
+    uint8_t bucket;
+};
+void who_sample_of(struct who_sample *x, const struct ns_txn *t);
+void who_stats_add(struct who_stats *s, const struct who_sample *x);
 /* Percentile p (0..1) of the latencies in microseconds; 0 without any. */
 uint64_t who_stats_pct_us(const struct who_stats *s, double p);
 

@@ -5,9 +5,17 @@
 
 uint32_t who_hash(const uint8_t *key, uint32_t len)
 {
-    uint32_t h = 2166136261u; /* FNV-1a: keys are short, this is not on a hot loop */
-    for (uint32_t i = 0; i < len; i++) h = (h ^ key[i]) * 16777619u;
-    return h ^ (h >> 15);
+    /* four bytes a step (handles are 8 to 128 bytes): multiply-xorshift */
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+    uint32_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        uint32_t w;
+        memcpy(&w, key + i, 4);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+    }
+    for (; i < len; i++) h = (h ^ key[i]) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
 bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint32_t max, unsigned share_div)
