@@ -120,12 +120,13 @@ static void keep_pending(struct who *w, const struct prog *p)
             w->pending_evicted++;
             return;
         }
-        w->pending = calloc(PENDING_SLOTS, sizeof *w->pending);
+        w->pending = malloc(PENDING_SLOTS * sizeof *w->pending);
         if (!w->pending) {
             memcap_give(w->mc, MEM_SESSIONS, PENDING_SLOTS * sizeof *w->pending);
             w->pending_refused = true;
             return;
         }
+        for (unsigned i = 0; i < PENDING_SLOTS; i++) w->pending[i].txn_id = 0; /* free: the rest is written when taken */
     }
     struct prog *slot = &w->pending[p->txn_id % PENDING_SLOTS];
     if (slot->txn_id) w->pending_evicted++; /* its reply never came, or comes too late */
