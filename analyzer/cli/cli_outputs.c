@@ -58,7 +58,8 @@ static void capture_of(const struct ns_report_info *ri, struct out_capture *oc)
 {
     *oc = (struct out_capture){.source = ri->source, .live = ri->live, .counters = ri->counters,
                                .kernel_drops = ri->kernel_drops, .interface_drops = ri->interface_drops,
-                               .partial = ri->partial ? ri->partial_reason : NULL};
+                               .partial = ri->partial ? ri->partial_reason : NULL,
+                               .min_severity = ri->min_severity};
 }
 
 static int render(void *ctx, FILE *f)

@@ -56,7 +56,7 @@ void html_finding_chart(const struct page *p, const struct ns_finding *fd, char 
 static size_t finding_bands(struct chart *c, const struct page *p, const uint8_t *session, bool storms_only)
 {
     const struct ns_finding *const *all;
-    size_t n = ns_analyzer_findings(p->a, &all), shown = 0;
+    size_t n = page_findings(p, &all, NULL), shown = 0; /* those the page lists */
     for (size_t i = 0; i < n && shown < 8; i++) {
         const struct ns_finding *fd = all[i];
         if (storms_only && !storm_like(fd->kind)) continue;
@@ -235,10 +235,12 @@ void chart_errors(struct page *p)
 void chart_findings_timeline(struct page *p)
 {
     const struct ns_finding *const *all;
-    size_t n = ns_analyzer_findings(p->a, &all);
+    size_t left, n = page_findings(p, &all, &left);
     if (n > HTML_TIMELINE) n = HTML_TIMELINE;
     if (!n) {
-        chart_none(p->f, "findings-timeline", "No findings in this capture.");
+        chart_none(p->f, "findings-timeline",
+                   left ? "No findings of the minimum severity (--min-severity) or worse in this capture."
+                        : "No findings in this capture.");
         return;
     }
     struct chart c;

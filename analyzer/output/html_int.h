@@ -18,7 +18,13 @@ struct page {
     const struct series *s;
     int64_t first_ns;  /* capture start: x = 0 */
     double span_s;     /* x axis length */
+    uint8_t min_sev;   /* --min-severity: findings below it are left out */
 };
+
+/* The findings the page shows: those of severity min_sev or worse, a
+ * prefix of ns_analyzer_findings' array (sorted by severity first). *left
+ * (may be NULL) gets how many less severe ones are left out. */
+size_t page_findings(const struct page *p, const struct ns_finding *const **out, size_t *left);
 
 /* Seconds since the capture start of a packet time. */
 double page_x(const struct page *p, int64_t ts);

@@ -331,12 +331,24 @@ static void sec_read_plus(struct page *p)
     chart_read_plus(p);
 }
 
+size_t page_findings(const struct page *p, const struct ns_finding *const **out, size_t *left)
+{
+    size_t all = ns_analyzer_findings(p->a, out), n = 0;
+    while (n < all && (*out)[n]->severity >= p->min_sev) n++;
+    if (left) *left = all - n;
+    return n;
+}
+
 static void sec_findings(struct page *p)
 {
     FILE *f = p->f;
     const struct ns_finding *const *all;
-    size_t n = ns_analyzer_findings(p->a, &all);
+    size_t left, n = page_findings(p, &all, &left);
     chart_findings_timeline(p); /* or the sentence that there are none */
+    if (left)
+        fprintf(f, "<p class=\"min-severity\">%zu less severe finding%s left out (--min-severity %s); "
+                   "the JSON report counts them.</p>\n",
+                left, left == 1 ? "" : "s", ns_severity_name(p->min_sev));
     if (!n) return;
     for (size_t i = 0; i < n && i < HTML_TABLE_ROWS; i++) {
         const struct ns_finding *fd = all[i];
@@ -416,7 +428,8 @@ int html_write(FILE *f, ns_analyzer *a, const struct series *s, const struct out
 {
     ns_analyzer_settle(a);
     const struct ns_stats *st = ns_analyzer_stats(a);
-    struct page p = {.f = f, .a = a, .s = s, .first_ns = st->frames ? st->first_ts_ns : s->t0};
+    struct page p = {.f = f, .a = a, .s = s, .first_ns = st->frames ? st->first_ts_ns : s->t0,
+                     .min_sev = cap->min_severity};
     p.span_s = (double)ns_capture_span_ns(st) / 1e9;
     double series_end = page_bucket_x(&p, s->nbuckets);
     if (series_end > p.span_s) p.span_s = series_end;

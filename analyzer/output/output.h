@@ -19,6 +19,7 @@ struct out_capture {
     bool counters;              /* kernel/interface drops are known */
     uint64_t frames, kernel_drops, interface_drops;
     const char *partial;        /* why the capture was cut short, or NULL */
+    uint8_t min_severity;       /* --min-severity: less severe findings are left out (enum ns_severity) */
 };
 
 /* The HTML page; 0, or -1 when writing failed (errno set). */

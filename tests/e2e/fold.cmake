@@ -9,6 +9,8 @@
 #   e2e.fold.tshark_fields   tshark's nfs.* fields are, frame by frame, what was written
 #   e2e.fold.report          the text report folds, --min-severity, --fail-on SEVERITY, JSON,
 #                            --batch lines (findings_fold.py)
+#   e2e.html.min_severity    the HTML page lists and charts only findings of --min-severity or worse
+#                            and counts what it left out (html_min_severity.py, Chromium's DOM)
 #   e2e.screen.findings      the Findings view folds, m cycles the minimum severity, f unfolds
 #                            (screen_findings.sh, tmux)
 #   plugin.min_severity      tshark -o nfsscope.min_severity:S -z expert (check_plugin_min_severity.py)
@@ -42,6 +44,12 @@ add_test(NAME e2e.fold.report
                  $<TARGET_FILE:nfsscope> ${_fold_dir})
 set_tests_properties(e2e.fold.findings e2e.fold.txn e2e.fold.tshark_clean e2e.fold.tshark_fields e2e.fold.report
                      PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;fold")
+
+add_test(NAME e2e.html.min_severity
+         COMMAND ${_fold_env} ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/html_min_severity.py
+                 $<TARGET_FILE:nfsscope> ${_fold_dir} ${_fold_dir}/html)
+set_tests_properties(e2e.html.min_severity PROPERTIES FIXTURES_REQUIRED fold SKIP_RETURN_CODE 77 TIMEOUT 300
+                     LABELS "e2e;html;fold")
 
 if(NFSSCOPE_TUI)
   add_test(NAME e2e.screen.findings
