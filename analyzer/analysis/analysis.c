@@ -12,7 +12,7 @@ bool analysis_init(struct analysis *an, struct memcap *mc, const struct ns_confi
 {
     memset(an, 0, sizeof *an);
     an->findings = findings_new(mc);
-    struct sess_config scfg = {cfg->storm_count, cfg->storm_window_ns, cfg->grace_period_ns};
+    struct sess_config scfg = {cfg->storm_count, cfg->storm_window_ns, cfg->grace_period_ns, cfg->lease_time_ns};
     an->sessions = an->findings ? sess_new(mc, an->findings, &scfg) : NULL;
     struct udp_timing_cfg ucfg = {cfg->rto_factor, cfg->udp_timeo_ns, cfg->udp_retrans};
     an->udp = an->findings ? udp_timing_new(mc, &ucfg, an->findings) : NULL;

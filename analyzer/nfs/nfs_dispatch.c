@@ -51,7 +51,7 @@ void nfs_decode_call(struct ns_txn *t, struct xdr *x, struct ns_stats *st, struc
 {
     int rc = 0;
     struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
-    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names, .state = &t->state4};
     t->kind = nfs_call_kind(t);
     if (names) names->begin(names->ctx, t, false);
     switch (t->kind) {
@@ -100,7 +100,7 @@ void nfs_decode_reply(struct ns_txn *t, struct xdr *x, struct ns_stats *st, stru
 {
     int rc = 0;
     struct nfs_ops_ctx oc = {.pool = pool, .t = t, .st = st};
-    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names};
+    struct nfs4_ops_room room = {.get = more_for, .ctx = &oc, .names = names, .state = &t->state4};
     if (names) names->begin(names->ctx, t, true);
     switch (t->kind) {
     case NS_TXN_NFS3:

@@ -49,6 +49,9 @@ uint64_t report_first_fragment_only(ns_analyzer *a);
 void report_who_text(FILE *o, ns_analyzer *a, const struct ns_report_info *ri);
 void report_who_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri); /* files[], users[], clients_by_address[], who */
 void report_udp_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt); /* udp[], udp_pairs[], udp_evicted */
+/* report_deleg.c: a client's delegations and lease (text lines, JSON members). */
+void report_deleg_text(FILE *o, const struct ns_client_view *c);
+void report_deleg_json(FILE *o, const struct ns_client_view *c);
 void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,
                          const struct ns_report_filter *flt); /* report_sessions.c */
 void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec,

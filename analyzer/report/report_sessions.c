@@ -44,6 +44,7 @@ void report_clients_text(FILE *o, ns_analyzer *a, const struct ns_section_info *
         if (c->reclaim_complete_ok || c->reclaim_complete_failed)
             fprintf(o, "  RECLAIM_COMPLETE ok %" PRIu64 " failed %" PRIu64, c->reclaim_complete_ok, c->reclaim_complete_failed);
         fputc('\n', o);
+        report_deleg_text(o, c);
     }
 }
 
@@ -327,6 +328,7 @@ static void clients_json(FILE *o, const ns_analyzer *a, const struct ns_report_f
         ku(o, "grace_replies", c->grace_replies);
         ku(o, "reclaim_complete_ok", c->reclaim_complete_ok);
         ku(o, "reclaim_complete_failed", c->reclaim_complete_failed);
+        report_deleg_json(o, c);
         fputc('}', o);
     }
     fputc(']', o);
@@ -601,6 +603,6 @@ void report_sessions_json(FILE *o, ns_analyzer *a, const struct ns_report_filter
     }
     const struct ns_session_stats *st = ns_analyzer_session_stats(a);
     fprintf(o, "]},\"session_evictions\":{\"clients\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"read_files\":%" PRIu64
-               ",\"rules_dropped\":%" PRIu64 "}",
-            st->clients_evicted, st->sessions_evicted, st->files_evicted, st->rules_dropped);
+               ",\"rules_dropped\":%" PRIu64 ",\"delegations\":%" PRIu64 "}",
+            st->clients_evicted, st->sessions_evicted, st->files_evicted, st->rules_dropped, st->delegations_evicted);
 }

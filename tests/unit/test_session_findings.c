@@ -18,7 +18,7 @@ static void req(struct env *e, unsigned sess, int64_t ms, uint32_t seqid, uint32
 
 static void test_storms(void)
 {
-    struct sess_config cfg = {5, 1 * SEC, 0};
+    struct sess_config cfg = {5, 1 * SEC, 0, 0};
     struct env e;
     env_init(&e, &cfg);
     uint32_t q = 1;
@@ -151,7 +151,7 @@ static void test_grace(void)
 /* Options: a shorter grace period makes client 0x33's 50 s stuck too. */
 static void test_grace_option(void)
 {
-    struct sess_config cfg = {0, 0, 40 * SEC};
+    struct sess_config cfg = {0, 0, 40 * SEC, 0};
     struct env e;
     env_init(&e, &cfg);
     mount(&e, 400, 0, 4, 0x33, 3, NS_SP4_NONE, 16, 16);

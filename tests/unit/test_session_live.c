@@ -160,7 +160,7 @@ static void test_storm_frames(void)
  * The 14th (8.5 s) is the first with 5 within 1 s (8.1..8.5). */
 static void test_storm_long_cluster(void)
 {
-    struct sess_config cfg = {5, 1 * SEC, 0};
+    struct sess_config cfg = {5, 1 * SEC, 0, 0};
     struct env e;
     env_init(&e, &cfg);
     struct tlog l;

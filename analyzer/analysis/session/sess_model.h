@@ -19,6 +19,7 @@ struct sess_config {
     uint32_t storm_count;       /* 0 = 20 */
     int64_t storm_window_ns;    /* 0 = 10 s */
     int64_t grace_period_ns;    /* 0 = 90 s */
+    int64_t lease_time_ns;      /* a client's lease when no GETATTR told it; 0 = 90 s */
 };
 
 /* NULL when out of memory. fs: where findings go (not owned). */

@@ -287,7 +287,7 @@ void flags_render(uint8_t kind, const struct ns_finding *f, const uint32_t *c, c
                "find which one with GETATTR fs_locations and move its state.";
         break;
     default:
-        b[0] = 0;
+        deleg_render(kind, f, c, b);
         return;
     }
     put(b, 0, "%" PRIu64 " SEQUENCE repl%s carried %s", f->count, f->count == 1 ? "y" : "ies", what);

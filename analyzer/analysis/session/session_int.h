@@ -105,8 +105,24 @@ struct sess {
     } after_first;
 };
 
+/* A client's delegations and lease (session_deleg.c), allocated on its
+ * first delegation. */
+#define DG_RING 64              /* recall times kept for RECALL_STORM (the threshold is capped to it) */
+struct sess_dg {
+    struct ns_delegations d;    /* v.delegations */
+    struct sess_client *owner;  /* the client (entries do not move while they live; freed with it) */
+    uint64_t recalled_pending;  /* recalled, not returned nor revoked */
+    int64_t ring[DG_RING];      /* times of the last recalls */
+    uint32_t ring_n, ring_pos;
+    bool in_storm;
+};
+
 struct sess_client {
     struct ns_client_view v;
+    struct sess_dg *dg;         /* NULL: no delegation yet (the view points at an empty record) */
+    struct ns_lease lease;      /* v.lease */
+    int64_t last_renew_ts;      /* the last renewal (0: none yet) */
+    bool gap_over;              /* the last gap was longer than the lease: errors after it are tied to it */
     struct sess_client *hnext;  /* hash chain */
     bool evict;
     int64_t grace_first_ts, grace_last_ts;
@@ -130,7 +146,9 @@ enum sess_fkind {
     SF_REPLAY, SF_FALSE_RETRY, SF_SEQPOS, SF_DEAD_USE,
     /* the back channel and SEQUENCE status flags (rendered by bc_render from cause[]) */
     SF_CB_MISORDERED, SF_CB_ABOVE, SF_CB_UNANSWERED, SF_CB_PATH_DOWN, SF_STATE_REVOKED, SF_GSS_EXPIRING,
-    SF_GSS_EXPIRED, SF_BC_FAULT, SF_RECLAIM_NEEDED, SF_LEASE_MOVED, SF_DEVID, SF_N
+    SF_GSS_EXPIRED, SF_BC_FAULT, SF_RECLAIM_NEEDED, SF_LEASE_MOVED, SF_DEVID,
+    /* delegations (rendered by deleg_render, keyed by client) */
+    SF_DELEG_SLOW, SF_RECALL_STORM, SF_N
 };
 #define SF_BC_FIRST SF_CB_MISORDERED
 /* Error kinds that storm. */
@@ -202,6 +220,7 @@ struct sess_model {
      * a CREATE_SESSION looks at these only, not at every session */
     uint8_t dead_wait[DEAD_WAIT_MAX][NS_SESSIONID_LEN];
     uint32_t ndead_wait;
+    struct deleg_tab *deleg;    /* delegations by stateid (session_deleg.c); NULL until the first */
 };
 
 /* session_store.c: the session and client tables */
@@ -349,6 +368,19 @@ static inline struct sess_key sess_key_of(const struct sess *s)
     memcpy(k.sessionid, s->v.sessionid, NS_SESSIONID_LEN);
     return k;
 }
+
+/* session_deleg.c: delegations per client, DELEG_RETURN_SLOW, RECALL_STORM */
+void dg_init(struct sess_client *cl);
+struct sess_dg *dg_get(struct sess_model *m, struct sess_client *cl);
+void dg_release(struct sess_model *m, struct sess_client *cl);
+/* A CB_COMPOUND call (s: its CB_SEQUENCE's session, may be NULL). */
+void deleg_on_recall(struct sess_model *m, const struct ns_txn *t, struct sess *s);
+/* The reply to a COMPOUND (s: its session, may be NULL). */
+void deleg_on_reply(struct sess_model *m, const struct ns_txn *t, struct sess *s);
+/* Recalls unanswered for longer than the lease as of now. */
+void deleg_judge_missing(struct sess_model *m, int64_t now);
+void deleg_free(struct sess_model *m);
+void deleg_render(uint8_t kind, const struct ns_finding *f, const uint32_t *cause, char *b);
 
 /* read_plus.c */
 void rp_on_reply(struct sess_model *m, const struct ns_txn *t);

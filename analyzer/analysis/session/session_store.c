@@ -39,6 +39,8 @@ static void slots_release(struct sess_model *m, struct sess *s)
 void store_free(struct sess_model *m)
 {
     for (size_t i = 0; i < sess_nsessions(m); i++) slots_release(m, sess_at(m, i));
+    for (size_t i = 0; i < sess_nclients(m); i++) dg_release(m, sess_client_at(m, i));
+    deleg_free(m);
     memcap_give(m->mc, MEM_SESSIONS, m->shash_size * sizeof *m->shash + m->chash_size * sizeof *m->chash);
     free(m->shash);
     free(m->chash);
@@ -236,6 +238,7 @@ struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int
         for (size_t i = 1; i < sess_nclients(m); i++)
             if (sess_client_at(m, i)->v.last_ts_ns < old->v.last_ts_ns) old = sess_client_at(m, i);
         chash_unlink(m, old);
+        dg_release(m, old);
         old->evict = true;
         spool_sweep(&m->clients, client_dead);
         m->st.clients_evicted++;
@@ -243,6 +246,8 @@ struct sess_client *sess_client_get(struct sess_model *m, uint64_t clientid, int
     }
     if (!cl) return NULL;
     cl->v.clientid = clientid;
+    dg_init(cl);
+    cl->lease.lease_time_s = (uint32_t)(m->cfg.lease_time_ns / 1000000000);
     cl->v.first_ts_ns = cl->v.last_ts_ns = ts;
     struct sess_client **b = &m->chash[cid_hash(clientid) & (m->chash_size - 1)];
     cl->hnext = *b;

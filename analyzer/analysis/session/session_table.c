@@ -17,6 +17,7 @@ struct sess_model *sess_new(struct memcap *mc, struct findings *fs, const struct
     if (!m->cfg.storm_count) m->cfg.storm_count = 20;
     if (!m->cfg.storm_window_ns) m->cfg.storm_window_ns = 10ll * 1000000000ll;
     if (!m->cfg.grace_period_ns) m->cfg.grace_period_ns = 90ll * 1000000000ll;
+    if (!m->cfg.lease_time_ns) m->cfg.lease_time_ns = 90ll * 1000000000ll;
     store_init(m);
     return m;
 }
@@ -118,12 +119,17 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
     if (out) memset(out, 0, sizeof *out);
     if (t->kind == NS_TXN_NFS4_CB && t->u.v4.call.has_seq) {
         struct sess *s = sess_get(m, t->u.v4.call.seq.sessionid, t->call_ts_ns);
+        deleg_on_recall(m, t, s);
         if (!s) {
             if (out) slots_facts_head(&t->u.v4.call.seq, NS_SLOT_UNTRACKED, out);
             return;
         }
         touch(m, s, t->call_ts_ns);
         bc_on_call(m, s, t, c, out);
+        return;
+    }
+    if (t->kind == NS_TXN_NFS4_CB) { /* NFSv4.0 callbacks: no session */
+        deleg_on_recall(m, t, NULL);
         return;
     }
     if (!is_compound_v41(t)) return;
@@ -385,6 +391,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
     }
     if (!rpc_ok) return;
     rp_on_reply(m, t);
+    if (t->kind == NS_TXN_NFS4 && t->has_status && !is_compound_v41(t)) deleg_on_reply(m, t, NULL);
     if (!is_compound_v41(t) || !t->has_status) return;
     const struct nfs4_call *c4 = &t->u.v4.call;
     const struct nfs4_reply *r4 = &t->u.v4.reply;
@@ -435,6 +442,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
                                           t->reply_ts_ns, t->reply_frame, t->conn_id);
         }
     }
+    deleg_on_reply(m, t, s);
     sf_on_reply_errors(m, t, s, c);
 }
 
@@ -456,6 +464,7 @@ void sess_settle(struct sess_model *m, int64_t now)
 void sess_finish(struct sess_model *m, int64_t now)
 {
     sess_settle(m, now);
+    deleg_judge_missing(m, now);
     for (size_t i = 0; i < sess_nsessions(m); i++) {
         slots_update_fractions(sess_at(m, i));
         sf_slot_limited(m, sess_at(m, i), 0, 0);

@@ -196,6 +196,23 @@ struct nfs4_reply {
     bool res_cut;           /* results walked but not recorded (as ops_cut) */
 };
 
+/* API version 8 (ns_txn.state4): what an NFSv4 COMPOUND or CB_COMPOUND
+ * says about delegations and the lease (RFC 8881 s.10.4, s.8.3). Call side:
+ * the stateid of the first DELEGRETURN or CB_RECALL, else of the first
+ * READ / WRITE / SETATTR / TEST_STATEID / FREE_STATEID; RENEW's client ID.
+ * Reply side: the first OPEN (or WANT_DELEGATION) result's delegation, the
+ * first GETATTR result's lease_time. */
+struct nfs4_state_facts {
+    uint32_t stateid_op;         /* opcode that named call_stateid (CB_RECALL in the callback numbering); 0 none */
+    uint8_t call_stateid[16];    /* stateid4: seqid (4 bytes) + other (12) */
+    bool has_renew;
+    uint64_t renew_clientid;
+    uint32_t deleg_type;         /* open_delegation4 type: 0 none, 1 READ, 2 WRITE, 3 NONE_EXT, 4/5 with attributes */
+    uint8_t deleg_stateid[16];   /* with deleg_type 1, 2, 4, 5 */
+    bool has_lease_time;
+    uint32_t lease_time_s;       /* fattr4 lease_time */
+};
+
 /* Where a COMPOUND's operations past NS_OPS_INLINE are kept (opaque; read
  * through ns_txn_op() / ns_txn_res()). */
 struct ns_ops_more;

@@ -52,7 +52,7 @@ typedef struct ns_analyzer ns_analyzer;
  * tests/api/frontend_compat.c holds the library to this: a front end built
  * against version 4's headers (kept in tests/api/v4/) must read the same
  * results as the same source built against these. */
-#define NS_API_VERSION 7 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...); 6: a range of versions served (NS_API_OLDEST), ns_api_version, ns_config.hash_seed; 7: ns_session_view.back_channel, .status_flags */
+#define NS_API_VERSION 8 /* 3: COMPOUND operations past 64 (ns_txn_op), ns_txn.ops_more; 4: ns_stats.flows_retired_idle; 5: production-capture counters (ns_stats.tcp_flows_not_rpc ...); 6: a range of versions served (NS_API_OLDEST), ns_api_version, ns_config.hash_seed; 7: ns_session_view.back_channel, .status_flags; 8: ns_txn.state4, ns_client_view.delegations, .lease, ns_config.lease_time_ns, ns_session_stats.delegations_evicted */
 #define NS_API_OLDEST 4 /* version 3 moved fields of ns_txn (the COMPOUND operation lists) */
 
 enum ns_txn_order {
@@ -86,6 +86,9 @@ struct ns_config {
      * randomisation), different from run to run. Results never depend on
      * it, only speed; set one to time runs that must repeat exactly. */
     uint64_t hash_seed;
+    /* API version 8: a client's lease time when no GETATTR reply told it
+     * (fattr4 lease_time), for the delegation and lease rules; 0 = 90 s. */
+    int64_t lease_time_ns;
 };
 #ifndef __cplusplus
 #define NS_CONFIG_INIT {.size = sizeof(struct ns_config), .api_version = NS_API_VERSION}

@@ -44,6 +44,42 @@ struct ns_client_view {
     uint32_t create_session_next; /* the csa_sequence the next CREATE_SESSION must carry */
     uint64_t grace_replies;     /* NFS4ERR_GRACE replies */
     uint64_t reclaim_complete_ok, reclaim_complete_failed;
+    /* API version 8: the client's delegations and lease (below); never NULL
+     * in a view of this library (NULL from an older one). */
+    const struct ns_delegations *delegations;
+    const struct ns_lease *lease;
+};
+
+/* API version 8: a client's delegations (RFC 8881 s.10.4, s.10.2): granted
+ * by OPEN / WANT_DELEGATION replies, recalled by CB_RECALL, returned by
+ * DELEGRETURN answered NFS4_OK, revoked (NFS4ERR_DELEG_REVOKED naming one,
+ * or SEQ4_STATUS_RECALLABLE_STATE_REVOKED while one was recalled). The
+ * delegations themselves are kept in a bounded table (ns_session_stats.
+ * delegations_evicted). Handed out by pointer: grows only at its end. */
+struct ns_delegations {
+    uint64_t granted, granted_read, granted_write;
+    uint64_t recalled;          /* CB_RECALL calls (resends not counted) naming a known delegation or not */
+    uint64_t returned;          /* DELEGRETURN answered NFS4_OK */
+    uint64_t revoked;
+    uint64_t outstanding;       /* granted, not returned nor revoked (now) */
+    uint64_t outstanding_max;   /* ... at most, over the capture */
+    struct ns_latency recall_to_return; /* CB_RECALL call to the DELEGRETURN call of the same stateid */
+    uint64_t return_max_frame;  /* the DELEGRETURN of the slowest return */
+    uint64_t returns_slow;      /* returns after more than half the lease */
+    uint64_t recalls_past_lease; /* recalls not returned within the lease (returned later, or never) */
+    uint64_t errors_after_recall; /* BAD_STATEID / DELEG_REVOKED / EXPIRED replies to a call naming a recalled stateid */
+    uint64_t recall_storms;     /* windows with a recall storm (RECALL_STORM findings) */
+    uint64_t recalls_peak;      /* most recalls within the storm window */
+};
+
+/* API version 8: a client's lease (RFC 8881 s.8.3, RFC 7530 s.9.5). */
+struct ns_lease {
+    uint32_t lease_time_s;      /* the server's fattr4 lease_time, else --lease-time */
+    bool from_server;           /* lease_time_s read from a GETATTR reply */
+    uint64_t renewals;          /* SEQUENCE (4.1) or RENEW / stateful calls (4.0) seen */
+    int64_t longest_gap_ns;     /* longest time between two renewals */
+    uint64_t gap_end_frame;     /* the renewal that ended it */
+    uint64_t gaps_past_lease;   /* gaps longer than the lease (LEASE_EXPIRED_GAP) */
 };
 
 enum ns_bind_method {
@@ -225,6 +261,7 @@ struct ns_read_file {
 struct ns_session_stats {
     uint64_t clients_evicted, sessions_evicted, files_evicted; /* memory cap */
     uint64_t rules_dropped;     /* occurrences not judged: finding or storm tables full */
+    uint64_t delegations_evicted; /* API version 8: delegations dropped from the bounded table (oldest first) */
 };
 
 size_t ns_analyzer_client_count(const ns_analyzer *a);

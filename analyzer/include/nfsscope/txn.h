@@ -93,6 +93,8 @@ struct ns_txn {
                               * what was kept of it, its arguments are not (call_undecoded) */
     int64_t waited_ns;       /* NS_VERDICT_EVICTED_WAITING: how long the call had waited, from its first send */
     uint64_t evicted_txn_id; /* late_reply: the transaction handed out when the call was evicted */
+    /* API version 8: NFSv4 delegation and lease facts of the call and reply. */
+    struct nfs4_state_facts state4;
 };
 
 /* Why a call was handed out without its reply (ns_txn.verdict). */

@@ -62,7 +62,7 @@ bool nfs4_args_cb(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         nfs4x_bitmap(x, NULL, 0);
         break;
     case NFS4_CB_RECALL:
-        nfs4x_stateid(x);
+        nfs4x_call_stateid(x, c, op, true);
         xdr_bool(x); /* truncate */
         nfs4x_fh(x, NULL);
         break;
@@ -76,7 +76,7 @@ bool nfs4_args_cb(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         break;
     case NFS4_CB_PUSH_DELEG:
         nfs4x_fh(x, NULL);
-        nfs4x_open_delegation(x);
+        nfs4x_open_delegation(x, NULL);
         break;
     case NFS4_CB_RECALL_ANY:
     case NFS4_CB_RECALLABLE_OBJ_AVAIL:

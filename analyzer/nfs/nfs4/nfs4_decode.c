@@ -141,6 +141,10 @@ static int walk_call(struct xdr *x, struct nfs4_call *out, bool cb, const struct
     c.index = 0;
     c.cur.len = c.saved.len = 0;
     c.names = room ? room->names : NULL;
+    struct nfs4_state_facts scratch;
+    c.st = room && room->state ? room->state : &scratch;
+    memset(c.st, 0, sizeof *c.st); /* the call's facts first: the reply's are cleared below */
+    c.st_strong = false;
     out->tag_wire_len = nfs4x_opaque_keep(x, (uint8_t *)out->tag, &out->tag_len, NS_TAG_MAX,
                                           NFS4_NOLIMIT);
     out->minor = xdr_u32(x);
@@ -172,7 +176,12 @@ static int walk_reply(struct xdr *x, struct nfs4_reply *out, bool cb, const stru
 {
     struct more_src more = {.room = room};
     memset(out, 0, sizeof *out);
-    struct nfs4_rctx r = {.out = out, .index = 0, .names = room ? room->names : NULL};
+    struct nfs4_state_facts scratch;
+    struct nfs4_rctx r = {.out = out, .index = 0, .names = room ? room->names : NULL,
+                          .st = room && room->state ? room->state : &scratch};
+    r.st->deleg_type = 0;
+    r.st->has_lease_time = false;
+    r.st->lease_time_s = 0;
     out->status = xdr_u32(x);
     out->tag_wire_len = nfs4x_opaque_keep(x, (uint8_t *)out->tag, &out->tag_len, NS_TAG_MAX,
                                           NFS4_NOLIMIT);

@@ -187,7 +187,7 @@ bool nfs4_args_fs(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         fh_clear(&c->cur);
         break;
     case NFS4_OP_SETATTR:
-        nfs4x_stateid(x);
+        nfs4x_call_stateid(x, c, op, false);
         nfs4x_fattr(x);
         break;
     case NFS4_OP_GETXATTR:
@@ -243,13 +243,13 @@ static void secinfo_res(struct xdr *x)
     }
 }
 
-static void open_res(struct xdr *x)
+static void open_res(struct xdr *x, struct nfs4_rctx *r)
 {
     nfs4x_stateid(x);
     nfs4x_change_info(x);
     xdr_u32(x); /* rflags */
     nfs4x_bitmap(x, NULL, 0); /* attrset */
-    nfs4x_open_delegation(x);
+    nfs4x_reply_delegation(x, r);
 }
 
 static void listxattrs_res(struct xdr *x)
@@ -282,7 +282,7 @@ bool nfs4_res_fs(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *
         }
         break;
     case NFS4_OP_GETATTR:
-        if (ok) nfs4x_fattr(x);
+        if (ok) nfs4x_fattr_lease(x, r->st);
         break;
     case NFS4_OP_GETFH:
         if (ok && r->names) {
@@ -317,7 +317,7 @@ bool nfs4_res_fs(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rctx *
     case NFS4_OP_SAVEFH:
         break;
     case NFS4_OP_OPEN:
-        if (ok) open_res(x);
+        if (ok) open_res(x, r);
         break;
     case NFS4_OP_READDIR:
         if (ok) readdir_res(x, r);

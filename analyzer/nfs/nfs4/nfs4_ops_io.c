@@ -24,7 +24,7 @@ static void note_io(struct nfs4_cctx *c, uint32_t op, uint64_t off, uint32_t cou
 
 static void read_args(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
 {
-    nfs4x_stateid(x);
+    nfs4x_call_stateid(x, c, op, false);
     uint64_t off = xdr_u64(x);
     uint32_t count = xdr_u32(x);
     if (xdr_ok(x)) note_io(c, op, off, count, 0);
@@ -32,7 +32,7 @@ static void read_args(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
 
 static void write_args(struct xdr *x, struct nfs4_cctx *c)
 {
-    nfs4x_stateid(x);
+    nfs4x_call_stateid(x, c, NFS4_OP_WRITE, false);
     uint64_t off = xdr_u64(x);
     uint32_t stable = xdr_u32(x);
     uint32_t len = xdr_skip_opaque(x, NFS4_NOLIMIT); /* data: may be a hole */

@@ -49,6 +49,7 @@ struct nfs4_ops_room {
     struct ns_ops_more *(*get)(void *ctx);
     void *ctx;
     const struct nfs_name_sink *names; /* where names and handles go (NULL: nowhere) */
+    struct nfs4_state_facts *state;    /* where delegation and lease facts go (NULL: nowhere) */
 };
 
 #endif

@@ -100,12 +100,19 @@ bool nfs4_args_state(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         xdr_skip(x, 16); /* offset, length */
         break;
     case NFS4_OP_DELEGPURGE:
-    case NFS4_OP_RENEW:
         xdr_skip(x, 8); /* clientid */
         break;
+    case NFS4_OP_RENEW: {
+        uint64_t clientid = xdr_u64(x);
+        if (xdr_ok(x) && !c->st->has_renew) {
+            c->st->has_renew = true;
+            c->st->renew_clientid = clientid;
+        }
+        break;
+    }
     case NFS4_OP_DELEGRETURN:
     case NFS4_OP_FREE_STATEID:
-        nfs4x_stateid(x);
+        nfs4x_call_stateid(x, c, op, op == NFS4_OP_DELEGRETURN);
         break;
     case NFS4_OP_RELEASE_LOCKOWNER:
         nfs4x_state_owner(x);
@@ -121,6 +128,10 @@ bool nfs4_args_state(struct xdr *x, uint32_t op, struct nfs4_cctx *c)
         break;
     case NFS4_OP_TEST_STATEID: {
         uint32_t n = xdr_count(x, NFS4_STATEID_LEN);
+        if (n) {
+            nfs4x_call_stateid(x, c, op, false);
+            n--;
+        }
         xdr_skip(x, n * NFS4_STATEID_LEN);
         break;
     }
@@ -198,7 +209,7 @@ bool nfs4_res_state(struct xdr *x, uint32_t op, uint32_t status, struct nfs4_rct
         }
         break;
     case NFS4_OP_WANT_DELEGATION:
-        if (ok) nfs4x_open_delegation(x);
+        if (ok) nfs4x_reply_delegation(x, r);
         break;
     default:
         return false;

@@ -61,7 +61,7 @@ enum {
 enum { WND4_CONTENTION = 1, WND4_RESOURCE = 2 };
 enum { NFS_LIMIT_SIZE = 1, NFS_LIMIT_BLOCKS = 2 };
 
-void nfs4x_open_delegation(struct xdr *x)
+uint32_t nfs4x_open_delegation(struct xdr *x, uint8_t *stateid)
 {
     uint32_t type = xdr_u32(x);
     switch (type) {
@@ -69,13 +69,15 @@ void nfs4x_open_delegation(struct xdr *x)
         break;
     case OPEN_DELEGATE_READ:
     case OPEN_DELEGATE_READ_ATTRS_DELEG:
-        nfs4x_stateid(x);
+        if (stateid) xdr_bytes(x, stateid, NFS4_STATEID_LEN);
+        else nfs4x_stateid(x);
         xdr_bool(x); /* recall */
         nfs4x_nfsace(x);
         break;
     case OPEN_DELEGATE_WRITE:
     case OPEN_DELEGATE_WRITE_ATTRS_DELEG: {
-        nfs4x_stateid(x);
+        if (stateid) xdr_bytes(x, stateid, NFS4_STATEID_LEN);
+        else nfs4x_stateid(x);
         xdr_bool(x);
         uint32_t limitby = xdr_u32(x);
         if (limitby == NFS_LIMIT_SIZE) xdr_skip(x, 8);
@@ -92,6 +94,29 @@ void nfs4x_open_delegation(struct xdr *x)
     default:
         xdr_fail(x, XDR_ERR_BAD);
     }
+    return type;
+}
+
+void nfs4x_call_stateid(struct xdr *x, struct nfs4_cctx *c, uint32_t op, bool strong)
+{
+    if (c->st_strong || (c->st->stateid_op && !strong)) {
+        nfs4x_stateid(x);
+        return;
+    }
+    xdr_bytes(x, c->st->call_stateid, NFS4_STATEID_LEN);
+    c->st->stateid_op = xdr_ok(x) ? op : 0;
+    c->st_strong = strong && xdr_ok(x);
+}
+
+void nfs4x_reply_delegation(struct xdr *x, struct nfs4_rctx *r)
+{
+    uint8_t sid[NFS4_STATEID_LEN];
+    uint32_t type = nfs4x_open_delegation(x, sid);
+    bool has_sid = type == OPEN_DELEGATE_READ || type == OPEN_DELEGATE_WRITE ||
+                   type == OPEN_DELEGATE_READ_ATTRS_DELEG || type == OPEN_DELEGATE_WRITE_ATTRS_DELEG;
+    if (!xdr_ok(x) || !has_sid || r->st->deleg_type) return;
+    r->st->deleg_type = type;
+    memcpy(r->st->deleg_stateid, sid, NFS4_STATEID_LEN);
 }
 
 void nfs4x_lock_denied(struct xdr *x)
@@ -229,6 +254,27 @@ static void skip_attr(struct xdr *x, uint32_t bit)
     } else {
         xdr_skip(x, size[bit]);
     }
+}
+
+void nfs4x_fattr_lease(struct xdr *x, struct nfs4_state_facts *st)
+{
+    uint32_t bm[1] = {0};
+    uint32_t words = nfs4x_bitmap(x, bm, 1);
+    if (words && (bm[0] & (1u << 10)) && !st->has_lease_time) {
+        struct xdr y = *x, a; /* a look inside the attrlist4, as nfs4x_fattr_fh */
+        uint32_t len = xdr_u32(&y);
+        if (xdr_ok(&y) && len <= xdr_remaining(&y)) {
+            xdr_sub(&y, len, &a);
+            for (uint32_t bit = 0; bit < 10 && xdr_ok(&a); bit++)
+                if (bm[0] & (1u << bit)) skip_attr(&a, bit);
+            uint32_t lease = xdr_u32(&a);
+            if (xdr_ok(&a)) {
+                st->has_lease_time = true;
+                st->lease_time_s = lease;
+            }
+        }
+    }
+    xdr_skip_opaque(x, NFS4_NOLIMIT);
 }
 
 void nfs4x_fattr_fh(struct xdr *x, struct nfs4_fh *fh)

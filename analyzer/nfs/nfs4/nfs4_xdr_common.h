@@ -74,6 +74,8 @@ struct nfs4_cctx {
     struct nfs4_fh cur;     /* current filehandle as far as known; len 0 = unknown */
     struct nfs4_fh saved;   /* saved filehandle (SAVEFH / RESTOREFH) */
     const struct nfs_name_sink *names; /* NULL: names and handles not reported */
+    struct nfs4_state_facts *st; /* delegation and lease facts (never NULL) */
+    bool st_strong;         /* st->call_stateid is DELEGRETURN's or CB_RECALL's */
 };
 
 /* What a result decoder may read and update. */
@@ -81,6 +83,7 @@ struct nfs4_rctx {
     struct nfs4_reply *out;
     uint32_t index;         /* position of the result, 0 = first */
     const struct nfs_name_sink *names;
+    struct nfs4_state_facts *st; /* delegation and lease facts (never NULL) */
 };
 
 /* Operation families. Each returns false when op is not one of its own;
@@ -124,8 +127,16 @@ void nfs4x_state_owner(struct xdr *x);
 void nfs4x_netaddr(struct xdr *x);
 /* nfsace4. */
 void nfs4x_nfsace(struct xdr *x);
-/* open_delegation4 (OPEN, WANT_DELEGATION, CB_PUSH_DELEG). */
-void nfs4x_open_delegation(struct xdr *x);
+/* open_delegation4 (OPEN, WANT_DELEGATION, CB_PUSH_DELEG): its type, the
+ * stateid of a READ/WRITE delegation into stateid (may be NULL). */
+uint32_t nfs4x_open_delegation(struct xdr *x, uint8_t *stateid);
+/* A stateid4 argument of op, noted as the call's (c->st) when it is the
+ * first, or when strong (DELEGRETURN, CB_RECALL) and none strong came before. */
+void nfs4x_call_stateid(struct xdr *x, struct nfs4_cctx *c, uint32_t op, bool strong);
+/* A delegation granted in a reply (OPEN, WANT_DELEGATION): the first noted. */
+void nfs4x_reply_delegation(struct xdr *x, struct nfs4_rctx *r);
+/* GETATTR's fattr4, its lease_time (bit 10) noted in st when present. */
+void nfs4x_fattr_lease(struct xdr *x, struct nfs4_state_facts *st);
 /* LOCK4denied (LOCK, LOCKT). */
 void nfs4x_lock_denied(struct xdr *x);
 /* write_response4 (COPY, WRITE_SAME, CB_OFFLOAD). */
