@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tshark_diff  # noqa: E402
 
-KINDS = {"DELEG_RETURN_SLOW", "RECALL_STORM"}
+KINDS = {"DELEG_RETURN_SLOW", "RECALL_STORM", "LEASE_EXPIRED_GAP"}
 OP_DELEGRETURN, OP_READ, OP_WRITE, OP_SETATTR, OP_TEST, OP_FREE, OP_OPEN, OP_WANT = 8, 25, 38, 34, 55, 45, 18, 56
 CB_RECALL = 4
 STATEID_OPS = (OP_READ, OP_WRITE, OP_SETATTR, OP_TEST, OP_FREE)

@@ -19,7 +19,7 @@ add_test(NAME e2e.gen.deleg.deterministic
          COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1 ${Python3_EXECUTABLE} ${_dg_make}
                  --same-as ${_dg_out})
 set_tests_properties(e2e.gen.deleg.deterministic PROPERTIES FIXTURES_REQUIRED deleggen TIMEOUT 300 LABELS "e2e;gen")
-set(_dg_names deleg_clean deleg_slow recall_storm deleg_revoked)
+set(_dg_names deleg_clean deleg_slow recall_storm deleg_revoked lease_gap)
 set(_dg_paths "")
 foreach(_name ${_dg_names})
   list(APPEND _dg_paths ${_dg_out}/${_name}.pcap)

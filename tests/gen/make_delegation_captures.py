@@ -17,6 +17,7 @@ one must not) and, per client ID, the figures the generator wrote
 | deleg_clean | lease_time 90 s (GETATTR); OPEN grants a READ and a WRITE delegation; CB_RECALL of the READ one, DELEGRETURN 20 ms later; the WRITE one returned unasked: no finding |
 | deleg_slow | lease_time 30 s (GETATTR); three delegations recalled: one returned after 20 s (more than half the lease), one after 40 s (past the lease), one never (the capture goes on 35 s): DELEG_RETURN_SLOW, error |
 | recall_storm | 25 READ delegations, 25 CB_RECALLs 100 ms apart, each returned 10 ms later: RECALL_STORM (20 within 10 s), no DELEG_RETURN_SLOW |
+| lease_gap | lease_time 30 s; 45 s without a SEQUENCE, then two replies NFS4ERR_EXPIRED: LEASE_EXPIRED_GAP, error |
 | deleg_revoked | no lease_time asked (the default 90 s); a WRITE delegation recalled and not returned; 100 s later SEQUENCE replies carry RECALLABLE_STATE_REVOKED, a WRITE with its stateid is answered NFS4ERR_DELEG_REVOKED, the late DELEGRETURN NFS4ERR_BAD_STATEID: revoked 1, 2 errors after the recall, DELEG_RETURN_SLOW |
 """
 import os
@@ -159,7 +160,9 @@ def deleg_slow(outdir):
     cl.delegreturn(2)
     cl.cap.tick(35 * SEC)
     cl.seq([], [])
-    return cl.write(outdir, {"findings": ["DELEG_RETURN_SLOW"], "severity": {"DELEG_RETURN_SLOW": "error"},
+    # 35 s without a SEQUENCE at the end: longer than the lease too
+    return cl.write(outdir, {"findings": ["DELEG_RETURN_SLOW", "LEASE_EXPIRED_GAP"],
+                             "severity": {"DELEG_RETURN_SLOW": "error", "LEASE_EXPIRED_GAP": "warning"},
                              "messages": {"DELEG_RETURN_SLOW": ["lease 30 s", "2 returns", "1 of them after the lease",
                                                                 "1 recall never answered"]},
                              "clients": figures(3, 3, 2, 0, 3, 30, None)})
@@ -191,10 +194,26 @@ def deleg_revoked(outdir):
     cl.seq([op_putfh(fh4(101)), op_write(deleg_sid(1), 0, b"x" * 16)],
            [res_simple("PUTFH"), res_simple("WRITE", "NFS4ERR_DELEG_REVOKED")], flags=RECALLABLE_STATE_REVOKED)
     cl.delegreturn(1, "NFS4ERR_BAD_STATEID")
-    return cl.write(outdir, {"findings": ["DELEG_RETURN_SLOW"], "severity": {"DELEG_RETURN_SLOW": "error"},
+    # 100 s without a SEQUENCE: longer than the lease too
+    return cl.write(outdir, {"findings": ["DELEG_RETURN_SLOW", "LEASE_EXPIRED_GAP"],
+                             "severity": {"DELEG_RETURN_SLOW": "error"},
                              "messages": {"DELEG_RETURN_SLOW": ["lease 90 s", "1 recall never answered",
                                                                 "2 errors"]},
                              "clients": figures(1, 1, 0, 1, 1, 90, [], errors=2)})
+
+
+@scenario
+def lease_gap(outdir):
+    cl = Client("lease_gap")
+    cl.lease(30)
+    cl.seq([], [])
+    cl.cap.tick(45 * SEC)
+    cl.seq([op_putfh(fh4(1))], [res_simple("PUTFH", "NFS4ERR_EXPIRED")])
+    cl.seq([op_putfh(fh4(1))], [res_simple("PUTFH", "NFS4ERR_EXPIRED")])
+    return cl.write(outdir, {"findings": ["LEASE_EXPIRED_GAP"], "severity": {"LEASE_EXPIRED_GAP": "error"},
+                             "messages": {"LEASE_EXPIRED_GAP": ["its lease (30 s)", "longest gap 45 s",
+                                                                "NFS4ERR_EXPIRED 2"]},
+                             "clients": figures(0, 0, 0, 0, 0, 30, None)})
 
 
 def write(name, outdir):

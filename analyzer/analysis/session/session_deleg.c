@@ -379,6 +379,58 @@ void deleg_on_reply(struct sess_model *m, const struct ns_txn *t, struct sess *s
     }
 }
 
+/* ---- leases ---- */
+
+/* cause[] of LEASE_EXPIRED_GAP: 0 the lease (s), 1 the longest gap (s), 2 NFS4ERR_EXPIRED,
+ * 3 STALE_CLIENTID, 4 BADSESSION replies after such a gap. */
+enum { LG_LEASE, LG_GAP, LG_EXPIRED, LG_STALE, LG_BADSESSION };
+
+void lease_on_renew(struct sess_model *m, struct sess *s, const struct ns_txn *t)
+{
+    if (!s->v.has_client) return;
+    struct sess_client *cl = sess_client_find(m, s->v.clientid);
+    if (!cl) return;
+    struct ns_lease *l = &cl->lease;
+    l->renewals++;
+    int64_t gap = cl->last_renew_ts ? t->call_ts_ns - cl->last_renew_ts : 0;
+    if (t->call_ts_ns > cl->last_renew_ts) cl->last_renew_ts = t->call_ts_ns;
+    if (gap <= 0) return;
+    if (gap > l->longest_gap_ns) {
+        l->longest_gap_ns = gap;
+        l->gap_end_frame = t->call_frame;
+    }
+    int64_t lease = l->lease_time_s ? (int64_t)l->lease_time_s * 1000000000 : m->cfg.lease_time_ns;
+    if (gap <= lease) return;
+    cl->gap_over = true; /* until a reply succeeds: the errors that follow are tied to the gap */
+    l->gaps_past_lease++;
+    struct sess_key k = client_key(cl->v.clientid);
+    struct keyed *e = sf_fold(m, SF_LEASE_GAP, &k, t->call_ts_ns, t->call_frame, t->conn_id);
+    if (e) {
+        e->cause[LG_LEASE] = (uint32_t)(lease / 1000000000);
+        uint64_t gs = (uint64_t)(l->longest_gap_ns / 1000000000);
+        e->cause[LG_GAP] = gs > UINT32_MAX ? UINT32_MAX : (uint32_t)gs;
+    }
+    sf_commit(m, e, t->call_frame);
+}
+
+void lease_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t)
+{
+    int which = t->status == ERR_EXPIRED ? LG_EXPIRED : t->status == SST_STALE_CLIENTID ? LG_STALE
+              : t->status == SST_BADSESSION ? LG_BADSESSION : -1;
+    if (!s->v.has_client) return;
+    struct sess_client *cl = sess_client_find(m, s->v.clientid);
+    if (!cl || !cl->gap_over) return;
+    if (t->status == SST_OK) cl->gap_over = false;
+    if (which < 0) return;
+    struct sess_key k = client_key(cl->v.clientid);
+    struct keyed *e = sf_keyed(m, SF_LEASE_GAP, &k);
+    if (!e) return;
+    e->cause[which]++;
+    struct ns_finding *f = sf_finding(m, SF_LEASE_GAP, &k);
+    if (f) f->severity = NS_SEV_ERROR;
+    sf_commit(m, e, t->reply_frame);
+}
+
 /* Recalls still unanswered older than the lease (at now): DELEG_RETURN_SLOW. */
 void deleg_judge_missing(struct sess_model *m, int64_t now)
 {
@@ -428,6 +480,15 @@ void deleg_render(uint8_t kind, const struct ns_finding *f, const uint32_t *caus
                     cause[RS_ERRORS], PL(cause[RS_ERRORS]));
         put(b, o, " the conflicting client waits (NFS4ERR_DELAY) until the return, and the server may revoke what "
                   "is not returned within the lease.");
+        return;
+    }
+    if (kind == SF_LEASE_GAP) {
+        o = put(b, o, "%" PRIu64 " time%s the client went longer than its lease (%u s) without renewing it (no "
+                      "SEQUENCE): longest gap %u s;", f->count, PL(f->count), cause[LG_LEASE], cause[LG_GAP]);
+        if (cause[LG_EXPIRED] || cause[LG_STALE] || cause[LG_BADSESSION])
+            o = put(b, o, " then the server answered NFS4ERR_EXPIRED %u, STALE_CLIENTID %u, BADSESSION %u time(s):",
+                    cause[LG_EXPIRED], cause[LG_STALE], cause[LG_BADSESSION]);
+        put(b, o, " the server may expire the client's state (opens, locks, delegations) once the lease runs out.");
         return;
     }
     if (kind == SF_RECALL_STORM) {

@@ -42,6 +42,7 @@ static const struct {
     [SF_DEVID] = {"DEVID_CHANGED", NS_SEV_INFO, "RFC 8881 18.46.3"},
     [SF_DELEG_SLOW] = {"DELEG_RETURN_SLOW", NS_SEV_WARNING, "RFC 8881 10.4.6, 10.2, 20.2"},
     [SF_RECALL_STORM] = {"RECALL_STORM", NS_SEV_WARNING, "RFC 8881 10.4.6, 20.2"},
+    [SF_LEASE_GAP] = {"LEASE_EXPIRED_GAP", NS_SEV_WARNING, "RFC 8881 8.3, 2.10.6.4"},
 };
 
 bool sf_key_eq(const struct sess_key *a, const struct sess_key *b)

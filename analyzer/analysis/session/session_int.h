@@ -148,7 +148,7 @@ enum sess_fkind {
     SF_CB_MISORDERED, SF_CB_ABOVE, SF_CB_UNANSWERED, SF_CB_PATH_DOWN, SF_STATE_REVOKED, SF_GSS_EXPIRING,
     SF_GSS_EXPIRED, SF_BC_FAULT, SF_RECLAIM_NEEDED, SF_LEASE_MOVED, SF_DEVID,
     /* delegations (rendered by deleg_render, keyed by client) */
-    SF_DELEG_SLOW, SF_RECALL_STORM, SF_N
+    SF_DELEG_SLOW, SF_RECALL_STORM, SF_LEASE_GAP, SF_N
 };
 #define SF_BC_FIRST SF_CB_MISORDERED
 /* Error kinds that storm. */
@@ -377,6 +377,10 @@ void dg_release(struct sess_model *m, struct sess_client *cl);
 void deleg_on_recall(struct sess_model *m, const struct ns_txn *t, struct sess *s);
 /* The reply to a COMPOUND (s: its session, may be NULL). */
 void deleg_on_reply(struct sess_model *m, const struct ns_txn *t, struct sess *s);
+/* A SEQUENCE call of s (a renewal of its client's lease, RFC 8881 s.8.3). */
+void lease_on_renew(struct sess_model *m, struct sess *s, const struct ns_txn *t);
+/* A reply of s: NFS4ERR_EXPIRED / STALE_CLIENTID / BADSESSION after a gap past the lease. */
+void lease_on_reply(struct sess_model *m, struct sess *s, const struct ns_txn *t);
 /* Recalls unanswered for longer than the lease as of now. */
 void deleg_judge_missing(struct sess_model *m, int64_t now);
 void deleg_free(struct sess_model *m);

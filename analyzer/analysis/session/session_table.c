@@ -159,6 +159,7 @@ void sess_on_call(struct sess_model *m, const struct ns_txn *t, const struct ns_
         free_ |= op == NFS4_OP_FREE_STATEID;
     }
     if ((test || free_) && s->cb) flags_on_state_call(m, s, t, test, free_);
+    lease_on_renew(m, s, t);
     struct ns_session_conn *sc = use_conn(s, c, t->conn_id);
     if (sc) {
         sc->calls++;
@@ -443,6 +444,7 @@ static void reply_model(struct sess_model *m, const struct ns_txn *t, const stru
         }
     }
     deleg_on_reply(m, t, s);
+    if (s) lease_on_reply(m, s, t);
     sf_on_reply_errors(m, t, s, c);
 }
 
