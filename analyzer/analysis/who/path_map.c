@@ -16,8 +16,9 @@ struct path_node {
 
 struct path_map {
     struct who_table t;
-    uint32_t *rbucket;           /* the (parent, name) index, t.mask + 1 buckets */
+    uint32_t *rbucket;           /* the (parent, name) index, rmask + 1 buckets */
     uint32_t root;               /* the pseudo root's node (WHO_NONE: not made yet) */
+    uint32_t rmask;              /* rbucket's size - 1 */
 };
 
 static const uint8_t ROOT_KEY[1] = {0}; /* no NFS handle is one zero byte */
@@ -91,13 +92,38 @@ static void runlink(struct path_map *pm, uint32_t i)
 {
     struct path_node *p = pn(pm, i);
     if (!(p->flags & PN_NAMED) || (p->flags & PN_ROOT)) return;
-    uint32_t *at = &pm->rbucket[p->rhash & pm->t.mask];
+    uint32_t *at = &pm->rbucket[p->rhash & pm->rmask];
     while (*at != WHO_NONE && *at != i) at = &pn(pm, *at)->rnext;
     if (*at == i) *at = p->rnext;
     p->flags &= (uint8_t)~PN_NAMED;
 }
 
 static void on_evict(void *ctx, uint32_t i) { runlink(ctx, i); }
+
+/* The (parent, name) index follows the table's buckets. */
+static bool on_rehash(void *ctx, uint32_t old_mask)
+{
+    struct path_map *pm = ctx;
+    size_t nb = (size_t)pm->t.mask + 1, add = (nb - old_mask - 1) * sizeof *pm->rbucket;
+    uint32_t *b = NULL;
+    if (!pm->t.mc || memcap_take(pm->t.mc, MEM_SESSIONS, add)) {
+        b = malloc(nb * sizeof *b);
+        if (!b && pm->t.mc) memcap_give(pm->t.mc, MEM_SESSIONS, add);
+    }
+    if (!b) return false; /* no room: the index keeps its size (longer chains) */
+    memset(b, 0xff, nb * sizeof *b);
+    for (uint32_t i = 0; i < pm->t.n; i++) {
+        struct path_node *p = pn(pm, i);
+        if (!who_rec(&pm->t, i)->key_len || !(p->flags & PN_NAMED) || (p->flags & PN_ROOT)) continue;
+        p->rnext = b[p->rhash & (nb - 1)];
+        b[p->rhash & (nb - 1)] = i;
+    }
+    if (pm->t.mc) memcap_give(pm->t.mc, MEM_SESSIONS, ((size_t)old_mask + 1) * sizeof *pm->rbucket);
+    free(pm->rbucket);
+    pm->rbucket = b;
+    pm->rmask = (uint32_t)nb - 1;
+    return true;
+}
 
 struct path_map *path_map_new(struct memcap *mc, uint32_t max)
 {
@@ -122,7 +148,9 @@ struct path_map *path_map_new(struct memcap *mc, uint32_t max)
     }
     memset(pm->rbucket, 0xff, nb * sizeof *pm->rbucket);
     pm->t.on_evict = on_evict;
+    pm->t.on_rehash = on_rehash;
     pm->t.evict_ctx = pm;
+    pm->rmask = pm->t.mask;
     pm->root = WHO_NONE;
     return pm;
 }
@@ -130,7 +158,7 @@ struct path_map *path_map_new(struct memcap *mc, uint32_t max)
 void path_map_free(struct path_map *pm)
 {
     if (!pm) return;
-    if (pm->t.mc) memcap_give(pm->t.mc, MEM_SESSIONS, ((size_t)pm->t.mask + 1) * sizeof *pm->rbucket);
+    if (pm->t.mc) memcap_give(pm->t.mc, MEM_SESSIONS, ((size_t)pm->rmask + 1) * sizeof *pm->rbucket);
     free(pm->rbucket);
     who_table_free(&pm->t);
     free(pm);
@@ -203,8 +231,8 @@ void path_map_bind(struct path_map *pm, const uint8_t *fh, uint32_t len, uint32_
     p->name_len = (uint8_t)nlen;
     p->flags = (uint8_t)(PN_NAMED | (cut ? PN_CUT : 0));
     p->rhash = child_hash(dir, dir_gen, name, nlen);
-    p->rnext = pm->rbucket[p->rhash & pm->t.mask];
-    pm->rbucket[p->rhash & pm->t.mask] = i;
+    p->rnext = pm->rbucket[p->rhash & pm->rmask];
+    pm->rbucket[p->rhash & pm->rmask] = i;
 }
 
 void path_map_set_root(struct path_map *pm, const uint8_t *fh, uint32_t len, const uint8_t *path, uint32_t plen)
@@ -216,7 +244,7 @@ void path_map_set_root(struct path_map *pm, const uint8_t *fh, uint32_t len, con
     while (plen > 1 && path[plen - 1] == '/') plen--; /* "/export/" is "/export" */
     if (plen == 1 && path[0] == '/') plen = 0;
     if (plen > PATH_NAME_KEEP) plen = PATH_NAME_KEEP;
-    memcpy(p->name, path, plen);
+    if (plen) memcpy(p->name, path, plen); /* NULL path: the namespace's root */
     p->name_len = (uint8_t)plen;
     p->parent = WHO_NONE;
     p->flags = PN_ROOT;
@@ -227,7 +255,7 @@ static uint32_t child(const struct path_map *pm, uint32_t dir, const uint8_t *na
     if (dir == WHO_NONE || !nlen || nlen > PATH_NAME_KEEP) return WHO_NONE;
     uint32_t gen = who_rec(&pm->t, dir)->gen;
     uint32_t h = child_hash(dir, gen, name, nlen);
-    for (uint32_t i = pm->rbucket[h & pm->t.mask]; i != WHO_NONE; i = pn(pm, i)->rnext) {
+    for (uint32_t i = pm->rbucket[h & pm->rmask]; i != WHO_NONE; i = pn(pm, i)->rnext) {
         const struct path_node *p = pn(pm, i);
         if (p->rhash == h && p->parent == dir && p->parent_gen == gen && p->name_len == nlen &&
             memcmp(p->name, name, nlen) == 0)

@@ -28,8 +28,7 @@ bool who_table_init(struct who_table *t, struct memcap *mc, size_t payload, uint
         if (fit < max) max = fit < 64 ? 64 : (uint32_t)fit;
     }
     t->max = max;
-    uint32_t nb = 64;
-    while (nb < max) nb <<= 1;
+    uint32_t nb = 64; /* grows with the records (grow()): an idle table costs little */
     if (mc && !memcap_take(mc, MEM_SESSIONS, nb * sizeof *t->bucket)) return false;
     t->bucket = malloc(nb * sizeof *t->bucket);
     if (!t->bucket) {
@@ -114,6 +113,35 @@ void who_drop(struct who_table *t, uint32_t idx)
     lru_back(t, idx);
 }
 
+/* Buckets as many as records (a power of two): every record chained anew.
+ * Out of memory: the old buckets stay (longer chains, still correct). */
+static void rehash(struct who_table *t, uint32_t want)
+{
+    uint32_t nb = t->mask + 1;
+    while (nb < want) nb <<= 1;
+    size_t add = (size_t)(nb - t->mask - 1) * sizeof *t->bucket;
+    if (t->mc && !memcap_take(t->mc, MEM_SESSIONS, add)) return;
+    uint32_t *b = malloc((size_t)nb * sizeof *b);
+    if (!b) {
+        if (t->mc) memcap_give(t->mc, MEM_SESSIONS, add);
+        return;
+    }
+    uint32_t old_mask = t->mask;
+    memset(b, 0xff, (size_t)nb * sizeof *b);
+    for (uint32_t i = 0; i < t->n; i++) {
+        struct who_head *h = who_rec(t, i);
+        if (!h->key_len) continue;
+        h->chain = b[h->hash & (nb - 1)];
+        b[h->hash & (nb - 1)] = i;
+    }
+    free(t->bucket);
+    t->bucket = b;
+    t->mask = nb - 1;
+    if (t->on_rehash && !t->on_rehash(t->evict_ctx, old_mask)) {
+        /* the owner could not follow: keep the table as it was sized */
+    }
+}
+
 /* Room for one more record: grow (doubling, under the cap and the maximum). */
 static bool grow(struct who_table *t)
 {
@@ -129,6 +157,7 @@ static bool grow(struct who_table *t)
     }
     t->rec = r;
     t->cap = want;
+    if (want > t->mask + 1) rehash(t, want);
     return true;
 }
 

@@ -41,6 +41,9 @@ struct who_table {
     uint64_t evicted;
     who_evict_fn on_evict;
     void *evict_ctx;
+    /* called after the buckets grew (mask changed): an owner's index of
+     * its own keyed by the same mask rebuilds itself; false: out of memory */
+    bool (*on_rehash)(void *ctx, uint32_t old_mask);
 };
 
 uint32_t who_hash(const uint8_t *key, uint32_t len);
