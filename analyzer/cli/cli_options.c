@@ -21,6 +21,10 @@ static const char usage[] =
     "  -i INTERFACE          capture live from INTERFACE ('any' = all); the report is printed\n"
     "                        when stopped by Ctrl-C, SIGTERM or SIGHUP (frames already\n"
     "                        captured are still analysed) or after -c\n"
+    "  --peer FILE           with -r (taken near the client): FILE, the same traffic captured\n"
+    "                        near the server; adds the two-point analysis: latency split into\n"
+    "                        server and network time, clock offset, frames lost between the\n"
+    "                        captures (doc/two-points.md)\n"
     "  -c COUNT              stop after COUNT frames\n"
     "  -s SNAPLEN            live capture: bytes kept per frame (default 262144)\n"
     "  -B KIB                live capture: kernel buffer in KiB (default 32768; libpcap's\n"
@@ -119,7 +123,7 @@ bool parse_size(const char *s, uint64_t *out)
 enum { OPT_FORMAT = 256, OPT_FAILON, OPT_TXNLOG, OPT_MEMCAP, OPT_TIMEOUT, OPT_PROGRESS, OPT_NOPROGRESS, OPT_VERSION,
        OPT_STORMCOUNT, OPT_STORMWINDOW, OPT_GRACE, OPT_RTOFACTOR, OPT_UDPTIMEO, OPT_UDPRETRANS, OPT_TUI, OPT_BATCH,
        OPT_SPEED, OPT_INTERVAL, OPT_CLIENT, OPT_SERVER, OPT_SESSION, OPT_CLIENTID, OPT_FROM, OPT_TO,
-       OPT_HTML, OPT_METRICS, OPT_METRICSFILE, OPT_RPCPORT, OPT_MINSEV, OPT_ALLFINDINGS };
+       OPT_HTML, OPT_METRICS, OPT_METRICSFILE, OPT_RPCPORT, OPT_MINSEV, OPT_ALLFINDINGS, OPT_PEER };
 
 static const char *narrow_name(int c)
 {
@@ -172,6 +176,7 @@ int options_parse(int argc, char **argv, struct options *o)
         {"metrics-file", required_argument, NULL, OPT_METRICSFILE},
         {"progress", no_argument, NULL, OPT_PROGRESS},
         {"no-progress", no_argument, NULL, OPT_NOPROGRESS},
+        {"peer", required_argument, NULL, OPT_PEER},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
@@ -337,6 +342,7 @@ int options_parse(int argc, char **argv, struct options *o)
             return -1;
         }
         case OPT_HTML: o->html = optarg; break;
+        case OPT_PEER: o->peer = optarg; break;
         case OPT_METRICS: o->metrics = optarg; break;
         case OPT_METRICSFILE: o->metrics_file = optarg; break;
         case OPT_PROGRESS: o->progress = 1; break;
@@ -352,6 +358,10 @@ int options_parse(int argc, char **argv, struct options *o)
     }
     if (!o->read_file == !o->interface) {
         fprintf(stderr, "nfsscope: give exactly one of -r FILE or -i INTERFACE (try 'nfsscope --help')\n");
+        return -1;
+    }
+    if (o->peer && (!o->read_file || !strcmp(o->read_file, "-") || !strcmp(o->peer, "-"))) {
+        fprintf(stderr, "nfsscope: --peer FILE goes with -r FILE: two capture files, not standard input\n");
         return -1;
     }
     const struct ns_report_narrow *nw = &o->narrow;

@@ -60,6 +60,7 @@ struct options {
     const char *html;          /* --html: the post-mortem page */
     const char *metrics;       /* --metrics HOST:PORT: serve GET /metrics while capturing */
     const char *metrics_file;  /* --metrics-file: the exposition written at the end */
+    const char *peer;          /* --peer: the same traffic captured near the server (cli_peer.c) */
 };
 
 /* Parse argv. Returns 0 to run, 1 when help/version was printed (exit 0),

@@ -5,10 +5,12 @@
 #include <stdio.h>
 
 #include "nfsscope/nfsscope.h"
+#include "nfsscope/two_point.h"
 
 struct txnlog {
     FILE *out;
     const ns_analyzer *a;
+    const struct ns_tp_split *split; /* --peer: the split of the transaction written (server_us, network_us) */
 };
 
 /* ns_txn_fn for ns_analyzer_on_txn; ctx is a struct txnlog. */

@@ -17,6 +17,7 @@
 #include "cli_finding_kinds.h"
 #include "cli_options.h"
 #include "cli_outputs.h"
+#include "cli_peer.h"
 #include "cli_privs.h"
 #include "cli_txnlog.h"
 #include "run_batch.h"
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
         options_free(&o);
         return 1;
     }
-    struct txnlog tl = {log, a};
+    struct txnlog tl = {log, a, NULL};
     /* the non-NFS programs' table; passes each transaction on to the log */
     ns_report_programs *pg = ns_report_programs_new(log ? txnlog_write : NULL, &tl);
     if (!pg) {
@@ -172,10 +173,29 @@ int main(int argc, char **argv)
         options_free(&o);
         return 1;
     }
-    ns_analyzer_on_txn(a, flt ? ns_report_filter_on_txn : ns_report_programs_on_txn, flt ? (void *)flt : (void *)pg);
+    /* --peer: the server's capture analysed now; the client's transactions
+     * then learn their split on their way to the filter and the log */
+    struct peer peer = {0};
+    if (o.peer && peer_open(&peer, o.peer, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", err);
+        ns_report_filter_free(flt);
+        ns_report_programs_free(pg);
+        ns_analyzer_free(a);
+        capture_close(p, NULL, 0);
+        options_free(&o);
+        return 1;
+    }
+    if (peer.tp) {
+        peer_attach(&peer, a, flt ? ns_report_filter_on_txn : ns_report_programs_on_txn, flt ? (void *)flt : (void *)pg);
+        tl.split = &peer.split;
+        ns_analyzer_on_txn(a, peer_on_txn, &peer);
+    } else {
+        ns_analyzer_on_txn(a, flt ? ns_report_filter_on_txn : ns_report_programs_on_txn, flt ? (void *)flt : (void *)pg);
+    }
     /* the page's and the metrics' series: every event, whatever the narrowing */
     if (outputs_attach(a, aerr, sizeof aerr) != 0) {
         fprintf(stderr, "nfsscope: %s\n", aerr);
+        peer_close(&peer);
         ns_report_filter_free(flt);
         ns_report_programs_free(pg);
         ns_analyzer_free(a);
@@ -216,6 +236,13 @@ int main(int argc, char **argv)
                  (unsigned long long)cs.frames_read, capture_error(p));
     }
     ns_analyzer_finish(a);
+    if (peer.tp) {
+        if (peer_finish(&peer, o.read_file, err, sizeof err) != 0) {
+            fprintf(stderr, "nfsscope: %s\n", err);
+            status = 1;
+        }
+        ri.two_point = ns_two_point_result(peer.tp);
+    }
     if (ri.partial) fprintf(stderr, "nfsscope: %s: %s\n", ri.source, ri.partial_reason);
     if (cs.live) print_counters(&cs);
     /* With the log on stdout, the report goes only where -o says. */
@@ -243,6 +270,7 @@ int main(int argc, char **argv)
     ns_analyzer_free(a);
     ns_report_programs_free(pg);
     ns_report_filter_free(flt);
+    peer_close(&peer);
     g_capture = NULL;
     if (capture_close(p, err, sizeof err) != 0) {
         fprintf(stderr, "nfsscope: -w %s\n", err);

@@ -59,4 +59,8 @@ void report_sessions_text(FILE *o, ns_analyzer *a, const struct ns_section_info 
 void report_read_plus_text(FILE *o, ns_analyzer *a, const struct ns_section_info *sec);
 void report_sessions_json(FILE *o, ns_analyzer *a, const struct ns_report_filter *flt); /* clients[], sessions[], read_plus */
 
+/* Two points (--peer): the text section and the JSON object (report_two_point.c). */
+void report_two_point_text(FILE *o, const struct ns_tp_result *r);
+void report_two_point_json(FILE *o, const struct ns_tp_result *r); /* ,"two_point":{...} */
+
 #endif

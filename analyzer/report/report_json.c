@@ -263,5 +263,6 @@ void ns_report_json(FILE *o, ns_analyzer *a, const struct ns_report_info *info)
     report_who_json(o, a, ri);
     report_findings_json(o, a, ri);
     skipped(o, st, report_first_fragment_only(a));
+    if (ri->two_point) report_two_point_json(o, ri->two_point);
     fputs("}\n", o);
 }

@@ -410,6 +410,7 @@ static void print_sections(FILE *o, ns_analyzer *a, const struct ns_report_info 
         if (ri->verbosity < 0 && !quiet_shows(s->id)) continue;
         print_section(o, a, ri, s);
     }
+    if (ri->two_point) report_two_point_text(o, ri->two_point);
 }
 
 /* Printed into memory, then wrapped at REPORT_WIDTH columns; without the

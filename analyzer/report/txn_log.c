@@ -44,7 +44,8 @@ static void write_who(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
     if (who && u.auth == NS_WHO_AUTH_GSS) json_hex(o, u.gss_handle, u.gss_handle_len); else fputs("null", o);
 }
 
-void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
+/* The line without its closing brace. */
+static void txn_fields(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
 {
     const struct ns_conn *c = ns_analyzer_conn(a, t->conn_id);
     char cli[NS_ENDPOINT_STRLEN] = "", srv[NS_ENDPOINT_STRLEN] = "";
@@ -135,5 +136,24 @@ void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
     null_or_u(o, "waited_us", t->verdict == NS_VERDICT_EVICTED_WAITING, (uint64_t)(t->waited_ns / 1000));
     fprintf(o, ",\"late_reply\":%s", t->late_reply ? "true" : "false");
     write_who(o, a, t);
+}
+
+void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t)
+{
+    txn_fields(o, a, t);
+    fputs("}\n", o);
+}
+
+static void null_or_us(FILE *o, const char *key, bool have, int64_t ns)
+{
+    if (have) fprintf(o, ",\"%s\":%lld", key, (long long)(ns / 1000));
+    else fprintf(o, ",\"%s\":null", key);
+}
+
+void ns_report_txn_line_two_point(FILE *o, const ns_analyzer *a, const struct ns_txn *t, const struct ns_tp_split *s)
+{
+    txn_fields(o, a, t);
+    null_or_us(o, "server_us", s->has_split, s->server_ns);
+    null_or_us(o, "network_us", s->has_split, s->network_ns);
     fputs("}\n", o);
 }

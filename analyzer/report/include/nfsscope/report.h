@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "nfsscope/nfsscope.h"
+#include "nfsscope/two_point.h"
 #include "nfsscope/view.h"
 
 #pragma GCC visibility push(default)
@@ -121,6 +122,9 @@ struct ns_report_info {
      * verbosity 1) more than 3 findings of one kind and severity fold into
      * one entry: their number, span and occurrences, and the worst 3. */
     bool all_findings;
+    /* Added later: the two-point analysis (--peer, nfsscope/two_point.h),
+     * after ns_two_point_finish, or NULL. */
+    const struct ns_tp_result *two_point;
 };
 #ifndef __cplusplus
 #define NS_REPORT_INFO_INIT {.size = sizeof(struct ns_report_info)}
@@ -149,6 +153,10 @@ void ns_report_section_text(FILE *o, ns_analyzer *a, enum ns_section which);
  * One JSON line for transaction t (doc/txn-log.md), as handed out by the
  * analyzer a (in call order: NS_ORDER_CALL). */
 void ns_report_txn_line(FILE *o, const ns_analyzer *a, const struct ns_txn *t);
+/* The same line with the two-point split of t (ns_two_point_txn):
+ * server_us and network_us at its end (null when not split). */
+void ns_report_txn_line_two_point(FILE *o, const ns_analyzer *a, const struct ns_txn *t,
+                                  const struct ns_tp_split *s);
 
 #ifdef __cplusplus
 }
