@@ -101,13 +101,38 @@ static int64_t to_client(const struct ns_two_point *tp, int64_t s)
 }
 
 /* Was a frame or call sent at time t (side `side`'s clock) inside the other
- * capture's span? Unknown offset: taken as inside (the caller says why not). */
+ * capture's span, away from its ends by tp->edge_ns (a frame sent just
+ * before the other capture stopped arrives after it)? Unknown offset: taken
+ * as inside (the caller says why not). */
 static bool in_other_span(const struct ns_two_point *tp, int side, int64_t t)
 {
     if (!tp->r.offset_known) return true;
     int other = !side;
     int64_t u = side == NS_TP_CLIENT ? to_server(tp, t) : to_client(tp, t);
-    return u >= tp->first[other] && u <= tp->last[other];
+    return u >= tp->first[other] + tp->edge_ns && u <= tp->last[other] - tp->edge_ns;
+}
+
+static int cmp_i64(const void *x, const void *y);
+
+/* The edge: the offset's uncertainty, 1 ms, and the median network time
+ * (a round trip: twice what a frame not held up by loss spends on its way;
+ * not a high percentile, which holds retransmission delays and would hide
+ * every loss near the ends of a short capture). */
+static void edge_of(struct ns_two_point *tp)
+{
+    const struct ns_tp_result *r = &tp->r;
+    tp->edge_ns = 1000000 + (r->offset_known ? r->offset_hi_ns - r->offset_lo_ns : 0);
+    size_t n = 0;
+    for (size_t i = 0; i < tp->ncli; i++) n += tp->cli[i].has_split;
+    int64_t *v = n ? malloc(n * sizeof *v) : NULL;
+    if (!v) return;
+    n = 0;
+    for (size_t i = 0; i < tp->ncli; i++)
+        if (tp->cli[i].has_split) v[n++] = tp->cli[i].client_ns - tp->cli[i].server_ns;
+    qsort(v, n, sizeof *v, cmp_i64);
+    int64_t p50 = v[(n + 1) / 2 - 1];
+    if (p50 > 0) tp->edge_ns += p50;
+    free(v);
 }
 
 /* ---- calls and frames in one capture only ---- */
@@ -479,6 +504,7 @@ void tp_figures(struct ns_two_point *tp)
     r->client_calls = tp->calls[NS_TP_CLIENT];
     r->server_calls = tp->calls[NS_TP_SERVER];
     offset_line(tp);
+    edge_of(tp);
     calls_alone(tp);
     frames_compare(tp);
     delayed(tp);

@@ -63,6 +63,7 @@ struct ns_two_point {
     bool est_any;
     int64_t est_lo, est_hi;
     bool finished;
+    int64_t edge_ns;             /* frames this near the other capture's ends count as outside it */
     struct ns_tp_result r;
     struct tp_offset off;
     /* the result's arrays */

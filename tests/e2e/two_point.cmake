@@ -1,0 +1,28 @@
+# Two captures of the same traffic (issue 26, nfsscope -r CLIENT --peer SERVER),
+# tests/e2e/check_two_point.py on the recorded pairs (samples/two-point-*):
+#   e2e.two_point.clean / .loss  the server capture shifted (editcap -t) and
+#                      stretched by known amounts: the true offset and drift
+#                      within the reported bounds, the estimates too; frames only
+#                      in one capture and lost between them as the frame lists
+#                      say (tshark); server time per transaction = tshark's rpc.time
+#   e2e.two_point.jump  a clock jump: no offset line, TWO_POINT_CLOCK_JUMP
+#   e2e.two_point.cut   the server capture cut short: what is missing is outside its span
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+set(_s ${PROJECT_SOURCE_DIR}/samples)
+foreach(_pair clean loss)
+  add_test(NAME e2e.two_point.${_pair}
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_two_point.py $<TARGET_FILE:nfsscope>
+                   ${_s}/two-point-${_pair}-client.pcap ${_s}/two-point-${_pair}-server.pcap)
+  set_tests_properties(e2e.two_point.${_pair} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;two_point;tshark")
+endforeach()
+foreach(_mode jump cut)
+  add_test(NAME e2e.two_point.${_mode}
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
+                   ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_two_point.py --${_mode} $<TARGET_FILE:nfsscope>
+                   ${_s}/two-point-clean-client.pcap ${_s}/two-point-clean-server.pcap)
+  set_tests_properties(e2e.two_point.${_mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;two_point;tshark")
+endforeach()
