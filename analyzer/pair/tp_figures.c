@@ -8,7 +8,7 @@
 #include "nfsscope/names.h"
 #include "tp_int.h"
 
-#define MIN_SPLIT 10            /* transactions an operation needs for a time finding */
+#define MIN_SPLIT 5             /* split transactions an operation needs for a time finding */
 #define MIN_CLIENT_NS 1000000   /* ... and a client-seen median of at least 1 ms */
 #define NETWORK_SHARE 0.5       /* network median >= half the client-seen median */
 #define SERVER_SHARE 0.8        /* server median >= 80% of the client-seen median */
