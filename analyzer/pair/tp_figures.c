@@ -411,7 +411,7 @@ static void dur(char *b, size_t n, int64_t ns)
     else snprintf(b, n, "%.0f us", v / 1e3);
 }
 
-static struct ns_tp_finding *finding(struct ns_two_point *tp, const char *kind, uint8_t sev, uint32_t op)
+static struct ns_tp_finding *finding(struct ns_two_point *tp, const char *kind, uint8_t sev, const struct ns_tp_row *op)
 {
     if (!tp_grow(&tp->mem, (void **)&tp->findings, sizeof *tp->findings, tp->r.nfindings, &tp->findings_cap))
         return NULL;
@@ -419,7 +419,12 @@ static struct ns_tp_finding *finding(struct ns_two_point *tp, const char *kind, 
     memset(f, 0, sizeof *f);
     snprintf(f->kind, sizeof f->kind, "%s", kind);
     f->severity = sev;
-    f->op_key = op;
+    f->op_key = op ? op->op_key : UINT32_MAX;
+    if (op) {
+        f->prog = op->prog;
+        f->vers = op->vers;
+        f->proc = op->proc;
+    }
     return f;
 }
 
@@ -441,7 +446,7 @@ static void findings(struct ns_two_point *tp)
     const struct ns_tp_result *r = &tp->r;
     char a[32], b[32], c[32];
     struct ns_tp_finding *f;
-    if (r->clock_jump && (f = finding(tp, "TWO_POINT_CLOCK_JUMP", NS_SEV_WARNING, UINT32_MAX))) {
+    if (r->clock_jump && (f = finding(tp, "TWO_POINT_CLOCK_JUMP", NS_SEV_WARNING, NULL))) {
         snprintf(f->message, sizeof f->message,
                  "No clock offset line fits the %llu matched transactions: one capture's clock jumped (the first "
                  "that does not fit with those before it was called %.6f s into the client capture). Each "
@@ -451,7 +456,7 @@ static void findings(struct ns_two_point *tp)
     }
     for (int side = 0; side < 2; side++) {
         uint64_t lost = side == NS_TP_CLIENT ? r->lost_to_server : r->lost_to_client;
-        if (!lost || !(f = finding(tp, "TWO_POINT_LOSS", NS_SEV_WARNING, UINT32_MAX))) continue;
+        if (!lost || !(f = finding(tp, "TWO_POINT_LOSS", NS_SEV_WARNING, NULL))) continue;
         uint64_t sent = sent_toward(tp, side);
         snprintf(f->message, sizeof f->message,
                  "%llu of %llu frames the %s sent to the %s were lost between the two capture points (seen leaving "
@@ -468,15 +473,19 @@ static void findings(struct ns_two_point *tp)
         dur(a, sizeof a, cl->p50_ns);
         dur(b, sizeof b, o->network_lat.p50_ns);
         dur(c, sizeof c, o->server_lat.p50_ns);
-        const char *op = ns_op_key_name(o->op_key);
+        char op[96];
+        if (o->op_key != UINT32_MAX) snprintf(op, sizeof op, "%s (NFSv%d)", ns_op_key_name(o->op_key),
+                                              o->op_key >= 2000 && o->op_key < 3000 ? 3 : 4);
+        else snprintf(op, sizeof op, "%s %s", ns_rpc_prog_name(o->prog),
+                      ns_rpc_proc_name(o->prog, o->vers, o->proc) ? ns_rpc_proc_name(o->prog, o->vers, o->proc) : "?");
         if ((double)o->network_lat.p50_ns >= NETWORK_SHARE * (double)cl->p50_ns &&
-            (f = finding(tp, "TWO_POINT_NETWORK_TIME", NS_SEV_WARNING, o->op_key)))
+            (f = finding(tp, "TWO_POINT_NETWORK_TIME", NS_SEV_WARNING, o)))
             snprintf(f->message, sizeof f->message,
                      "%s: of the %s the client waits (median of %llu), %s is spent between the two capture points "
                      "and %s in the server: look at the network path, not the server.",
                      op, a, (unsigned long long)cl->count, b, c);
         else if ((double)o->server_lat.p50_ns >= SERVER_SHARE * (double)cl->p50_ns &&
-                 (f = finding(tp, "TWO_POINT_SERVER_TIME", NS_SEV_INFO, o->op_key)))
+                 (f = finding(tp, "TWO_POINT_SERVER_TIME", NS_SEV_INFO, o)))
             snprintf(f->message, sizeof f->message,
                      "%s: of the %s the client waits (median of %llu), the server takes %s and the network %s: "
                      "the server is slow, the network is fine.",
@@ -491,6 +500,7 @@ static int by_finding(const void *x, const void *y)
     int c = strcmp(a->kind, b->kind);
     if (c) return c;
     if (a->op_key != b->op_key) return a->op_key < b->op_key ? -1 : 1;
+    if (a->prog != b->prog) return a->prog < b->prog ? -1 : 1;
     return strcmp(a->message, b->message);
 }
 

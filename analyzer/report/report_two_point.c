@@ -201,20 +201,30 @@ static void lat_json(FILE *o, const char *key, const struct ns_tp_latency *l)
     fputc('}', o);
 }
 
-static void row_json(FILE *o, const struct ns_tp_row *r, enum rows_kind kind)
+/* "op":...,"program":...,"version":... of an operation row (NULL: nulls). */
+static void op_json(FILE *o, const struct ns_tp_row *r)
 {
-    char c[NS_ENDPOINT_STRLEN], s[NS_ENDPOINT_STRLEN];
-    if (kind == ROWS_OPS && r->op_key != UINT32_MAX) {
-        fputs("{\"op\":", o);
+    fputs("\"op\":", o);
+    if (!r) {
+        fputs("null,\"program\":null,\"version\":null", o);
+    } else if (r->op_key != UINT32_MAX) {
         json_cstr(o, ns_op_key_name(r->op_key));
         fprintf(o, ",\"program\":\"NFS\",\"version\":%d", r->op_key >= 2000 && r->op_key < 3000 ? 3 : 4);
-    } else if (kind == ROWS_OPS) {
+    } else {
         const char *p = ns_rpc_proc_name(r->prog, r->vers, r->proc);
-        fputs("{\"op\":", o);
         if (p) json_cstr(o, p); else fprintf(o, "\"%u\"", r->proc);
         fputs(",\"program\":", o);
         json_cstr(o, ns_rpc_prog_name(r->prog));
         fprintf(o, ",\"version\":%u", r->vers);
+    }
+}
+
+static void row_json(FILE *o, const struct ns_tp_row *r, enum rows_kind kind)
+{
+    char c[NS_ENDPOINT_STRLEN], s[NS_ENDPOINT_STRLEN];
+    if (kind == ROWS_OPS) {
+        fputc('{', o);
+        op_json(o, r);
     } else {
         ns_endpoint_str(&r->client, c, sizeof c);
         fputs("{\"client\":", o);
@@ -309,8 +319,9 @@ void report_two_point_json(FILE *o, const struct ns_tp_result *r)
         json_cstr(o, f->kind);
         fputs(",\"severity\":", o);
         json_cstr(o, ns_severity_name(f->severity));
-        fputs(",\"op\":", o);
-        if (f->op_key != UINT32_MAX) json_cstr(o, ns_op_key_name(f->op_key)); else fputs("null", o);
+        fputc(',', o);
+        struct ns_tp_row op = {.op_key = f->op_key, .prog = f->prog, .vers = f->vers, .proc = f->proc};
+        op_json(o, f->op_key == UINT32_MAX && !f->prog ? NULL : &op);
         fputs(",\"message\":", o);
         json_cstr(o, f->message);
         fputc('}', o);

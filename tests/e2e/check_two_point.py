@@ -2,7 +2,7 @@
 """Two captures of the same traffic (issue 26): nfsscope -r CLIENT --peer SERVER
 against the truth the test makes and against tshark.
 
-    check_two_point.py NFSSCOPE CLIENT.pcap SERVER.pcap [--jump | --cut]
+    check_two_point.py NFSSCOPE CLIENT.pcap SERVER.pcap [--jump | --cut | --delay]
 
 The pair was recorded on one machine (samples/lab/record-two-point.sh): both
 captures were stamped by the same clock, so the true offset is 0. The test
@@ -26,6 +26,13 @@ instead: no offset line, clock_jump true, TWO_POINT_CLOCK_JUMP.
 frames (editcap -r): every frame and call only in the client capture is
 outside the server capture's span, none lost between or unexplained, and
 the frames are as many as the frame lists say.
+--delay (a pair without loss): 5 ms is added before every reply burst in the
+client capture only (the network took 5 ms more: every operation with 5 or
+more split transactions gets TWO_POINT_NETWORK_TIME and a network p50 of 5 ms
+or more; the client's clock now jumps at each burst, so no offset line fits),
+then in both captures (the server took 5 ms more: TWO_POINT_SERVER_TIME
+instead, server p50 >= 5 ms); the pair as recorded (microseconds apart) gets
+neither.
 Exit status: 0 all agree, 1 a difference, 2 a tool failed, 77 no tshark/editcap.
 """
 import collections
@@ -228,11 +235,62 @@ def check_cut(exe, tshark, client, server, tmp, fail):
     print("cut: %d of %d calls matched; only in the client capture %s" % (tp["matched_calls"], tp["client_calls"], oc))
 
 
+def delay_server_frames(src, dst, d_ns):
+    """Time stretched by d_ns before each burst of data frames a server port
+    sends (a frame with TCP payload from a server port whose previous frame
+    was not one): every reply arrives d_ns later than it would have, and the
+    frames keep their order (so TCP stays whole)."""
+    hdr, recs = read_pcap(src)
+    out, shift, prev = [], 0, False
+    for t, o, b in recs:
+        ihl = (b[14] & 15) * 4
+        tot = struct.unpack(">H", b[16:18])[0]
+        sport = struct.unpack(">H", b[14 + ihl:16 + ihl])[0]
+        payload = tot - ihl - (b[14 + ihl + 12] >> 4) * 4
+        data = sport in SERVER_PORTS and payload > 0
+        if data and not prev:
+            shift += d_ns
+        prev = data
+        out.append((t + shift, o, b))
+    write_pcap_ns(dst, hdr, out)
+
+
+def time_findings(tp):
+    return {(f["kind"], f["program"], f["version"], f["op"]) for f in tp["findings"]
+            if f["kind"] in ("TWO_POINT_NETWORK_TIME", "TWO_POINT_SERVER_TIME")}
+
+
+def check_delay(exe, client, server, tmp, fail):
+    d = 5 * 10**6
+    tp0, _ = nfsscope(exe, client, server, tmp)
+    if time_findings(tp0):
+        fail("delay: the pair as recorded has %s" % time_findings(tp0))
+    busy = {(o["program"], o["version"], o["op"]) for o in tp0["ops"]
+            if o["client_us"]["p50"] is not None and o["count"] >= 5}
+    if not busy:
+        fail("delay: no operation with 5 split transactions")
+    late_c = os.path.join(tmp, "client-late.pcap")
+    late_s = os.path.join(tmp, "server-late.pcap")
+    delay_server_frames(client, late_c, d)
+    delay_server_frames(server, late_s, d)
+    for name, srv, kind, part in (("network", server, "TWO_POINT_NETWORK_TIME", "network_us"),
+                                  ("server", late_s, "TWO_POINT_SERVER_TIME", "server_us")):
+        tp, _ = nfsscope(exe, late_c, srv, tmp)
+        want = {(kind,) + op for op in busy}
+        if time_findings(tp) != want:
+            fail("delay %s: findings %s, expected %s" % (name, sorted(time_findings(tp)), sorted(want)))
+        for o in tp["ops"]:
+            if (o["program"], o["version"], o["op"]) in busy and (o[part]["p50"] or 0) < d / 1000:
+                fail("delay %s: %s %s p50 %.3f us < 5 ms" % (name, o["op"], part, o[part]["p50"]))
+        print("delay %s: %s" % (name, sorted(time_findings(tp))))
+
+
 def main():
     args = sys.argv[1:]
     want_jump = "--jump" in args
     want_cut = "--cut" in args
-    args = [a for a in args if a not in ("--jump", "--cut")]
+    want_delay = "--delay" in args
+    args = [a for a in args if a not in ("--jump", "--cut", "--delay")]
     if len(args) != 3:
         print(__doc__, file=sys.stderr)
         return 2
@@ -250,6 +308,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             if want_jump:
                 check_jump(exe, client, server, tmp, fail)
+            elif want_delay:
+                check_delay(exe, client, server, tmp, fail)
             elif want_cut:
                 check_cut(exe, tshark, client, server, tmp, fail)
             else:

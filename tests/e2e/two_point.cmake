@@ -7,6 +7,8 @@
 #                      say (tshark); server time per transaction = tshark's rpc.time
 #   e2e.two_point.jump  a clock jump: no offset line, TWO_POINT_CLOCK_JUMP
 #   e2e.two_point.cut   the server capture cut short: what is missing is outside its span
+#   e2e.two_point.delay 5 ms added before each reply burst at the client only (network),
+#                      then at both (server): TWO_POINT_NETWORK_TIME / _SERVER_TIME
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
   return()
@@ -19,7 +21,7 @@ foreach(_pair clean loss)
                    ${_s}/two-point-${_pair}-client.pcap ${_s}/two-point-${_pair}-server.pcap)
   set_tests_properties(e2e.two_point.${_pair} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;two_point;tshark")
 endforeach()
-foreach(_mode jump cut)
+foreach(_mode jump cut delay)
   add_test(NAME e2e.two_point.${_mode}
            COMMAND ${CMAKE_COMMAND} -E env PYTHONDONTWRITEBYTECODE=1
                    ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check_two_point.py --${_mode} $<TARGET_FILE:nfsscope>

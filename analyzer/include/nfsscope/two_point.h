@@ -90,7 +90,8 @@ struct ns_tp_only {
 struct ns_tp_finding {
     char kind[NS_TP_KIND_MAX];  /* TWO_POINT_NETWORK_TIME, TWO_POINT_SERVER_TIME, TWO_POINT_LOSS, TWO_POINT_CLOCK_JUMP */
     uint8_t severity;           /* enum ns_severity */
-    uint32_t op_key;            /* the operation (UINT32_MAX: none) */
+    uint32_t op_key;            /* the operation (UINT32_MAX: none, or another program's procedure) */
+    uint32_t prog, vers, proc;  /* op_key UINT32_MAX and prog != 0: that program's procedure */
     char message[NS_TP_MSG_MAX];
 };
 
