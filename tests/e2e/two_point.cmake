@@ -28,3 +28,21 @@ foreach(_mode jump cut delay)
                    ${_s}/two-point-clean-client.pcap ${_s}/two-point-clean-server.pcap)
   set_tests_properties(e2e.two_point.${_mode} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;two_point;tshark")
 endforeach()
+
+# The joiner's cost and memory (tests/api/count_two_point_calls.c, linked with
+# --wrap as count_feed_calls): amortized tables, a few allocations per table
+# whatever the number of frames, no formatting; and a small budget that holds
+# (the peak within it, what did not fit counted).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  set(_tp_wrap malloc calloc realloc strlen snprintf vsnprintf __snprintf_chk __vsnprintf_chk)
+  list(TRANSFORM _tp_wrap PREPEND "LINKER:--wrap=")
+  add_executable(count_two_point_calls ${PROJECT_SOURCE_DIR}/tests/api/count_two_point_calls.c)
+  target_link_libraries(count_two_point_calls PRIVATE nfsscope_core PkgConfig::PCAP)
+  target_link_options(count_two_point_calls PRIVATE ${_tp_wrap})
+  add_test(NAME api.two_point.calls
+           COMMAND count_two_point_calls --alloc-max 40 ${_s}/two-point-loss-client.pcap ${_s}/two-point-loss-server.pcap)
+  add_test(NAME api.two_point.memcap
+           COMMAND count_two_point_calls --alloc-max 40 --memcap 16384
+                   ${_s}/two-point-loss-client.pcap ${_s}/two-point-loss-server.pcap)
+  set_tests_properties(api.two_point.calls api.two_point.memcap PROPERTIES TIMEOUT 60 LABELS "api;two_point")
+endif()
