@@ -26,6 +26,9 @@
 #include "nfsscope/nfsscope.h"
 
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct ns_two_point ns_two_point;
 
@@ -126,6 +129,9 @@ struct ns_tp_result {
 /* After ns_two_point_finish; valid until ns_two_point_free. */
 const struct ns_tp_result *ns_two_point_result(const ns_two_point *tp);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif
