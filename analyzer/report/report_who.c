@@ -1,6 +1,8 @@
 /* Who and what in the report (doc/who.md): the top files (paths rebuilt
- * from the wire), users and client addresses in the text report, every row
- * in JSON (files[], users[], clients_by_address[], who{}). Whole-capture
+ * from the wire), users and client addresses in the text report (by time
+ * spent), every row in JSON (files[], users[], clients_by_address[], who{};
+ * by calls, then key: an order that does not depend on timing, so a live
+ * capture's report lists them as the file's does). Whole-capture
  * tables: under --client/--session/... narrowing they are left out. */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -187,9 +189,9 @@ void report_who_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri)
     if (ri->filter) return;
     struct ns_who_counts c;
     ns_analyzer_who_counts(a, &c);
-    size_t n = ns_analyzer_who_files(a, NS_WHO_BY_TIME, NULL, 0);
+    size_t n = ns_analyzer_who_files(a, NS_WHO_BY_CALLS, NULL, 0);
     struct ns_who_file *f = n ? calloc(n, sizeof *f) : NULL;
-    if (f) n = ns_analyzer_who_files(a, NS_WHO_BY_TIME, f, n);
+    if (f) n = ns_analyzer_who_files(a, NS_WHO_BY_CALLS, f, n);
     fputs(",\"files\":[", o);
     for (size_t i = 0; f && i < n; i++) {
         char hex[2 * NS_FH_MAX + 1], path[NS_PATH_STRLEN];
@@ -203,9 +205,9 @@ void report_who_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri)
                 f[i].clients, f[i].clients_more ? "true" : "false");
     }
     free(f);
-    n = ns_analyzer_who_users(a, NS_WHO_BY_TIME, NULL, 0);
+    n = ns_analyzer_who_users(a, NS_WHO_BY_CALLS, NULL, 0);
     struct ns_who_user *u = n ? calloc(n, sizeof *u) : NULL;
-    if (u) n = ns_analyzer_who_users(a, NS_WHO_BY_TIME, u, n);
+    if (u) n = ns_analyzer_who_users(a, NS_WHO_BY_CALLS, u, n);
     fputs("],\"users\":[", o);
     for (size_t i = 0; u && i < n; i++) {
         static const char *const auth[] = {"other", "sys", "gss", "other"};
@@ -219,9 +221,9 @@ void report_who_json(FILE *o, ns_analyzer *a, const struct ns_report_info *ri)
         fputc('}', o);
     }
     free(u);
-    n = ns_analyzer_who_clients(a, NS_WHO_BY_TIME, NULL, 0);
+    n = ns_analyzer_who_clients(a, NS_WHO_BY_CALLS, NULL, 0);
     struct ns_who_client *cl = n ? calloc(n, sizeof *cl) : NULL;
-    if (cl) n = ns_analyzer_who_clients(a, NS_WHO_BY_TIME, cl, n);
+    if (cl) n = ns_analyzer_who_clients(a, NS_WHO_BY_CALLS, cl, n);
     fputs("],\"clients_by_address\":[", o);
     for (size_t i = 0; cl && i < n; i++) {
         char addr[64];
