@@ -7,7 +7,7 @@ Always ignored: the capture header fields that name the source and the
 capture itself (source, live, the BPF filter, drops, wall clock, span). With --timing (the
 other report is of the original file, replayed by tcpreplay at its own
 timing): also every value that depends on when frames arrived, i.e.
-timestamps, latencies, durations and what is computed from them, and the
+timestamps, latencies, durations, gaps between renewals and what is computed from them, and the
 findings' messages (they quote such figures). Everything else -- counts,
 frames, connections, findings' kinds/counts/frames -- must be equal.
 Exit 0 equal, 1 different (each difference printed)."""
@@ -17,7 +17,7 @@ import sys
 
 HEADER = {"source", "live", "bpf_filter", "kernel_drops", "interface_drops", "wall_start", "wall_stop", "lower_bounds",
           "first_ts", "last_ts", "duration_s"}
-TIMING = re.compile(r"(^|_)ts$|_us$|_ms$|^duration|fraction|share|ratio|^srtt|^rttvar|^rto|^message$")
+TIMING = re.compile(r"(^|_)ts$|_us$|_ms$|gap_s$|^duration|fraction|share|ratio|^srtt|^rttvar|^rto|^message$")
 
 
 def strip(v, timing):
