@@ -15,34 +15,13 @@ import collections
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+from html_reading import chromium, dump_dom, fail  # the same browser run as the page's other checks
+
 RANK = ["info", "warning", "error", "critical"]
 TIMELINE_MAX = 40  # HTML_TIMELINE: findings in the timeline
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        p = shutil.which(name)
-        if p:
-            return p
-    return None
-
-
-def dump_dom(exe, page, profile):
-    r = subprocess.run([exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                        "--user-data-dir=" + profile, "--virtual-time-budget=5000", "--dump-dom", "file://" + page],
-                       capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        fail("chromium: exit %d: %s" % (r.returncode, r.stderr[-400:]))
-    return r.stdout
 
 
 def main():
