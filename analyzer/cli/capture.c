@@ -97,38 +97,48 @@ static const char *other_format(const char *path)
     return NULL;
 }
 
+bool capture_file_unfit(const char *path, char *err, size_t errlen)
+{
+    if (strcmp(path, "-") == 0) return false;
+    struct stat sb;
+    if (stat(path, &sb) != 0) { snprintf(err, errlen, "%s", strerror(errno)); return true; }
+    if (S_ISDIR(sb.st_mode)) { snprintf(err, errlen, "is a directory"); return true; }
+    if (sb.st_size == 0 && S_ISREG(sb.st_mode)) { snprintf(err, errlen, "empty file, not a capture"); return true; }
+    return false;
+}
+
+void capture_file_error(const char *path, const char *ebuf, char *err, size_t errlen)
+{
+    /* libpcap's messages name the file already in some cases; keep the
+     * reason (the caller names the file). */
+    const char *reason = ebuf;
+    size_t pl = strlen(path);
+    if (strncmp(ebuf, path, pl) == 0 && ebuf[pl] == ':' && ebuf[pl + 1] == ' ') reason = ebuf + pl + 2;
+    const char *unpack = strcmp(path, "-") != 0 ? decompressor(path) : NULL;
+    char hint[PCAP_ERRBUF_SIZE + 64];
+    if (unpack) {
+        snprintf(hint, sizeof hint, "compressed: try %s %s | nfsscope -r -", unpack, path);
+        reason = hint;
+    } else if ((strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format")) &&
+               strcmp(path, "-") != 0 && other_format(path)) {
+        snprintf(hint, sizeof hint, "%s, which libpcap does not read: convert it with editcap -F pcap %s OUT.pcap",
+                 other_format(path), path);
+        reason = hint;
+    } else if (strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format"))
+        reason = "not a pcap or pcapng capture file";
+    else if (strstr(ebuf, "truncated dump file") || strstr(ebuf, "truncated"))
+        reason = "capture file header is cut off";
+    snprintf(err, errlen, "%s", reason);
+}
+
 static pcap_t *open_file(const char *path, int *pipe_fd, void **file_buf, char *err, size_t errlen)
 {
     char ebuf[PCAP_ERRBUF_SIZE] = "";
-    if (strcmp(path, "-") != 0) {
-        struct stat sb;
-        if (stat(path, &sb) != 0) { snprintf(err, errlen, "%s", strerror(errno)); return NULL; }
-        if (S_ISDIR(sb.st_mode)) { snprintf(err, errlen, "is a directory"); return NULL; }
-        if (sb.st_size == 0 && S_ISREG(sb.st_mode)) { snprintf(err, errlen, "empty file, not a capture"); return NULL; }
-    }
+    if (capture_file_unfit(path, err, errlen)) return NULL;
     pcap_t *p = strcmp(path, "-") ? read_ahead_open(path, ebuf, file_buf)
                                    : pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
     if (!p) {
-        /* libpcap's messages name the file already in some cases; keep the
-         * reason (the caller names the file). */
-        const char *reason = ebuf;
-        size_t pl = strlen(path);
-        if (strncmp(ebuf, path, pl) == 0 && ebuf[pl] == ':' && ebuf[pl + 1] == ' ') reason = ebuf + pl + 2;
-        const char *unpack = strcmp(path, "-") != 0 ? decompressor(path) : NULL;
-        char hint[PCAP_ERRBUF_SIZE + 64];
-        if (unpack) {
-            snprintf(hint, sizeof hint, "compressed: try %s %s | nfsscope -r -", unpack, path);
-            reason = hint;
-        } else if ((strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format")) &&
-                   strcmp(path, "-") != 0 && other_format(path)) {
-            snprintf(hint, sizeof hint, "%s, which libpcap does not read: convert it with editcap -F pcap %s OUT.pcap",
-                     other_format(path), path);
-            reason = hint;
-        } else if (strstr(ebuf, "unknown file format") || strstr(ebuf, "bad dump file format"))
-            reason = "not a pcap or pcapng capture file";
-        else if (strstr(ebuf, "truncated dump file") || strstr(ebuf, "truncated"))
-            reason = "capture file header is cut off";
-        snprintf(err, errlen, "%s", reason);
+        capture_file_error(path, ebuf, err, errlen);
         return NULL;
     }
     struct stat sb;

@@ -29,6 +29,12 @@ struct capture_stats {
 
 /* Open what o names. NULL with a one-line reason in err on failure. */
 struct capture *capture_open(const struct options *o, char *err, size_t errlen);
+/* Why a capture file cannot be read, in the words -r uses (the caller names
+ * the file): before opening it (missing, a directory, empty), true with err
+ * set; and libpcap's open error ebuf said the same way (not a capture, a
+ * format to convert with editcap, compressed, header cut off). */
+bool capture_file_unfit(const char *path, char *err, size_t errlen);
+void capture_file_error(const char *path, const char *ebuf, char *err, size_t errlen);
 /* Close; also flushes and closes the -w file: -1 with the reason in err if
  * writing it failed. */
 int capture_close(struct capture *c, char *err, size_t errlen);

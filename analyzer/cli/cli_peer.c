@@ -2,6 +2,8 @@
 #include "cli_peer.h"
 
 #include <pcap/pcap.h>
+
+#include "capture.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -9,10 +11,13 @@
 static int read_frames(ns_two_point *tp, enum ns_tp_side side, ns_analyzer *a, const char *file, char *err,
                        size_t errlen)
 {
-    char ebuf[PCAP_ERRBUF_SIZE] = "";
-    pcap_t *pc = pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-    if (!pc) {
-        snprintf(err, errlen, "--peer: %s: %s", file, ebuf);
+    char ebuf[PCAP_ERRBUF_SIZE] = "", why[PCAP_ERRBUF_SIZE + 160] = "";
+    pcap_t *pc = capture_file_unfit(file, why, sizeof why)
+                     ? NULL
+                     : pcap_open_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    if (!pc) { /* said as -r says it */
+        if (!why[0]) capture_file_error(file, ebuf, why, sizeof why);
+        snprintf(err, errlen, "--peer: %s: %s", file, why);
         return -1;
     }
     int dlt = pcap_datalink(pc);

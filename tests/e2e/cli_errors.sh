@@ -30,6 +30,10 @@ printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff
 expect 1 "^nfsscope: $T/missing: No such file or directory$" -- -r "$T/missing"
 expect 1 "^nfsscope: $T/notcap: not a pcap or pcapng capture file$" -- -r "$T/notcap"
 expect 1 "^nfsscope: $T/empty: empty file, not a capture$" -- -r "$T/empty"
+# the capture given with --peer is judged in the same words
+expect 1 "^nfsscope: --peer: $T/missing: No such file or directory$" -- -r "$S/nfsv3-tcp.pcap" --peer "$T/missing"
+expect 1 "^nfsscope: --peer: $T/notcap: not a pcap or pcapng capture file$" -- -r "$S/nfsv3-tcp.pcap" --peer "$T/notcap"
+expect 1 "^nfsscope: --peer: $T/empty: empty file, not a capture$" -- -r "$S/nfsv3-tcp.pcap" --peer "$T/empty"
 # a capture format libpcap does not read is named, with the way to convert it
 printf 'snoop\0\0\0\0\0\0\x02\0\0\0\x04' >"$T/trace.snoop"
 expect 1 "^nfsscope: $T/trace.snoop: a Solaris snoop capture, which libpcap does not read: convert it with editcap -F pcap $T/trace.snoop OUT.pcap$" -- -r "$T/trace.snoop"
